@@ -1,0 +1,1 @@
+"""Readers and writers of benchmark formats on disk (Verina task directories, …)."""

@@ -1,0 +1,1 @@
+"""Engines: execute preconditions, implementations and postconditions of tasks."""

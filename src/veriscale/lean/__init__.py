@@ -1,0 +1,1 @@
+"""The Lean 4 fragment: parser, elaborator, evaluator and builtin library."""

@@ -1,0 +1,1 @@
+"""Builtin library of the Lean fragment (List, Array, String, Char, Nat, Int, …)."""

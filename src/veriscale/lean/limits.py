@@ -1,0 +1,79 @@
+"""Per-call resource budgets for evaluation (fuel, wall clock, sizes).
+
+The evaluator charges fuel for every call, loop iteration and quantifier
+instance; builtins charge for the size of what they build. Checking the
+clock only every few thousand charges keeps the overhead small.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from .errors import LimitExceeded
+
+__all__ = ["Budget", "Limits", "charge", "current", "using"]
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    fuel: int = 50_000_000
+    seconds: float = 10.0
+    max_depth: int = 20_000
+    max_size: int = 5_000_000
+
+
+class Budget:
+    __slots__ = ("_clock_every", "_next_clock", "deadline", "depth", "fuel", "limits")
+
+    def __init__(self, limits: Limits | None = None) -> None:
+        self.limits = limits or Limits()
+        self.fuel = self.limits.fuel
+        self.deadline = time.monotonic() + self.limits.seconds
+        self.depth = 0
+        self._clock_every = 4096
+        self._next_clock = self.fuel - self._clock_every
+
+    def charge(self, n: int = 1) -> None:
+        self.fuel -= n
+        if self.fuel < self._next_clock:
+            if self.fuel < 0:
+                raise LimitExceeded("fuel", f"evaluation exceeded {self.limits.fuel} steps")
+            self._next_clock = self.fuel - self._clock_every
+            if time.monotonic() > self.deadline:
+                raise LimitExceeded("time", f"evaluation exceeded {self.limits.seconds:g} s")
+
+    def check_size(self, n: int) -> None:
+        if n > self.limits.max_size:
+            raise LimitExceeded("size", f"value of size {n} exceeds the limit {self.limits.max_size}")
+        self.charge(n)
+
+
+_current = Budget(Limits(fuel=10**18, seconds=10**9))
+
+
+def current() -> Budget:
+    return _current
+
+
+def charge(n: int = 1) -> None:
+    _current.charge(n)
+
+
+class using:  # noqa: N801 - used as a context manager: ``with using(budget): ...``
+    """Install ``budget`` as the current one for the duration of a ``with`` block."""
+
+    def __init__(self, budget: Budget) -> None:
+        self.budget = budget
+        self.saved: Budget | None = None
+
+    def __enter__(self) -> Budget:
+        global _current
+        self.saved = _current
+        _current = self.budget
+        return self.budget
+
+    def __exit__(self, *exc: object) -> None:
+        global _current
+        assert self.saved is not None
+        _current = self.saved

@@ -1,0 +1,1 @@
+"""Lean types and typed values: type strings, the values codec, runtime representation."""
