@@ -47,3 +47,8 @@ class LimitExceeded(LeanError):
     def __init__(self, kind: str, msg: str = "") -> None:
         super().__init__(msg or f"{kind} limit exceeded")
         self.kind = kind
+
+
+class Undecided(LeanError):
+    """A proposition the engine could not decide soundly (e.g. an unbounded ∀ over Int
+    for which a randomized search found no counterexample). Maps to UNKNOWN."""

@@ -60,7 +60,7 @@ def charge(n: int = 1) -> None:
     _current.charge(n)
 
 
-class using:  # noqa: N801 - used as a context manager: ``with using(budget): ...``
+class using:  # a context manager: ``with using(budget): ...``
     """Install ``budget`` as the current one for the duration of a ``with`` block."""
 
     def __init__(self, budget: Budget) -> None:

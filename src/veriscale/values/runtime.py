@@ -206,7 +206,7 @@ def call(f: Any, *args: Any) -> Any:
         if k < n:
             inner = f.fn
             fixed = args
-            return Fn(n - k, lambda *rest: inner(*fixed, *rest), f.name)
+            return Fn(n - k, lambda *rest, inner=inner, fixed=fixed: inner(*fixed, *rest), f.name)
         f = f.fn(*args[:n])
         args = args[n:]
 

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ...values.types import Type, TVar, parse_type
+from ...values.types import TVar, Type, parse_type
 
 __all__ = ["BUILTINS", "Builtin", "builtin", "lookup"]
 

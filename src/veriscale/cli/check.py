@@ -1,0 +1,122 @@
+"""``veriscale check DIR``: run an engine on a dataset's ground truth and report agreement."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ..evaluate.groundtruth import CHECKS, CheckReport, Finding, TaskReport, merge_reports
+from .app import app
+
+console = Console()
+
+
+def _task_dirs(root: Path) -> list[Path]:
+    return sorted(
+        (p for p in root.iterdir() if p.is_dir() and (p / "task.json").exists()),
+        key=lambda p: (p.name.rpartition("_")[0], int(p.name.rpartition("_")[2] or 0)
+                       if p.name.rpartition("_")[2].isdigit() else -1, p.name),
+    )
+
+
+def _check_one(args: tuple[str, str, float, int]) -> TaskReport:
+    task_dir, dataset, seconds, fuel = args
+    from ..benchmarks.verina import DatasetError, read_task
+    from ..engines.native import NativeEngine
+    from ..evaluate.groundtruth import check_task
+    from ..lean.limits import Limits
+
+    path = Path(task_dir)
+    try:
+        task = read_task(path)
+    except DatasetError as exc:
+        rep = TaskReport(path.name)
+        rep.findings.append(Finding(path.name, "read", -1, "undecodable", str(exc)))
+        return rep
+    engine = NativeEngine(limits=Limits(seconds=seconds, fuel=fuel))
+    try:
+        return check_task(engine, task, dataset=dataset)
+    except Exception as exc:  # keep going: one task's crash must not lose the others
+        rep = TaskReport(task.id)
+        rep.findings.append(Finding(task.id, "internal", -1, "unknown", f"internal error: {exc!r}"))
+        return rep
+
+
+def run_check(root: Path, jobs: int = 1, seconds: float = 5.0, fuel: int = 50_000_000,
+              only: list[str] | None = None) -> CheckReport:
+    dirs = _task_dirs(root)
+    if only:
+        wanted = set(only)
+        dirs = [d for d in dirs if d.name in wanted]
+    work = [(str(d), root.name, seconds, fuel) for d in dirs]
+    if jobs <= 1:
+        reports = [_check_one(w) for w in work]
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            reports = list(pool.map(_check_one, work, chunksize=1))
+    return merge_reports(reports)
+
+
+def report_json(rep: CheckReport) -> dict[str, Any]:
+    return {
+        "totals": rep.totals(),
+        "findings": [
+            {"task": f.task, "check": f.check, "row": f.row, "unexpected_index": f.sub, "kind": f.kind,
+             "detail": f.detail}
+            for f in rep.findings()
+        ],
+    }
+
+
+@app.command("check")
+def check_cmd(
+    directory: Annotated[Path, typer.Argument(help="A Verina-format dataset directory.", exists=True,
+                                              file_okay=False)],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (default: 1).")] = 1,
+    timeout: Annotated[float, typer.Option("--timeout", help="Seconds per single check.")] = 5.0,
+    task: Annotated[list[str] | None, typer.Option("--task", help="Only these task ids (repeatable).")] = None,
+    max_list: Annotated[int, typer.Option("--max-list", help="List at most this many findings (0: all).")] = 0,
+) -> None:
+    """Run the ground truth of every task on every row and report agreement per check."""
+    rep = run_check(directory, jobs=jobs, seconds=timeout, only=task)
+    if as_json:
+        json.dump(report_json(rep), sys.stdout, indent=1, ensure_ascii=False)
+        sys.stdout.write("\n")
+        return
+    totals = rep.totals()
+    table = Table(title=f"veriscale check {directory}")
+    for col in ("check", "agree / decodable", "disagree", "unknown", "undecodable"):
+        table.add_column(col, justify="left" if col == "check" else "right")
+    for name, label in CHECKS.items():
+        t = totals[name]
+        table.add_row(label, f"{t['agree']}/{t['decodable']}", str(t["disagree"]), str(t["unknown"]),
+                      str(t["undecodable"]))
+    console.print(table)
+
+    findings = rep.findings()
+    listed = [f for f in findings if f.kind != "undecodable"]
+    if max_list:
+        listed = listed[:max_list]
+    for f in listed:
+        sub = f"[{f.sub}]" if f.sub is not None else ""
+        console.print(f"{f.kind.upper():9} {f.task} {f.check} row {f.row}{sub}: {f.detail}",
+                      markup=False, highlight=False, soft_wrap=True)
+    undec = Counter(f.group or f.detail[:80] for f in findings if f.kind == "undecodable")
+    if undec:
+        console.print(f"undecodable rows (data defects, not counted as disagreements): {sum(undec.values())}")
+        for reason, n in sorted(undec.items(), key=lambda kv: (-kv[1], kv[0])):
+            console.print(f"  {n:6}  {reason}", markup=False, highlight=False)
+    n_unknown = sum(1 for f in findings if f.kind == "unknown")
+    n_dis = sum(1 for f in findings if f.kind == "disagree")
+    console.print(f"summary: {n_dis} disagreements, {n_unknown} unknown, {os.cpu_count()} cpus available",
+                  markup=False, highlight=False)

@@ -1,0 +1,144 @@
+"""The native engine: our own evaluator of the Lean fragment (no toolchain needed)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..lean import limits
+from ..lean.errors import (
+    ElabError,
+    EvalError,
+    LeanError,
+    LeanParseError,
+    LimitExceeded,
+    Undecided,
+    Unsupported,
+)
+from .base import Outcome, OutcomeKind, Verdict
+
+__all__ = ["NativeEngine", "NativeTaskEngine"]
+
+SECTION_NAMES = (
+    "task_aux",
+    "solution_aux",
+    "precond_aux",
+    "precond",
+    "code_aux",
+    "code",
+    "postcond_aux",
+    "postcond",
+)
+
+
+def _category(exc: LeanError) -> str:
+    if isinstance(exc, LeanParseError):
+        return "parse"
+    if isinstance(exc, Unsupported):
+        return "unsupported"
+    if isinstance(exc, ElabError):
+        return "elab"
+    if isinstance(exc, LimitExceeded):
+        return "timeout"
+    if isinstance(exc, Undecided):
+        return "undecided"
+    if isinstance(exc, EvalError):
+        return "error"
+    return "error"
+
+
+@dataclass
+class NativeEngine:
+    """Engine factory. ``limits`` applies to every single check."""
+
+    limits: limits.Limits = field(default_factory=lambda: limits.Limits(seconds=5.0))
+    name: str = "native"
+
+    def for_task(self, task: Any, overrides: Mapping[str, str] | None = None) -> NativeTaskEngine:
+        sections = {name: task.section_text(name) for name in SECTION_NAMES}
+        if overrides:
+            sections.update(overrides)
+        sig = task.signature
+        return NativeTaskEngine(
+            fn_name=sig.name,
+            params=[(p.name, p.type) for p in sig.params],
+            ret=sig.return_type,
+            sections=sections,
+            limits=self.limits,
+        )
+
+
+class NativeTaskEngine:
+    def __init__(
+        self,
+        fn_name: str,
+        params: list[tuple[str, Any]],
+        ret: Any,
+        sections: Mapping[str, str],
+        limits: limits.Limits,
+    ) -> None:
+        self.fn_name = fn_name
+        self.params = params
+        self.ret = ret
+        self.sections = dict(sections)
+        self.limits = limits
+        self._program: Any = None
+        self._build_error: LeanError | None = None
+
+    def _get_program(self) -> Any:
+        if self._program is None and self._build_error is None:
+            from ..lean.program import TaskProgram
+
+            try:
+                self._program = TaskProgram.build(self.fn_name, self.params, self.ret, self.sections)
+            except LeanError as exc:
+                self._build_error = exc
+            except Exception as exc:  # an engine bug must not take the run down
+                self._build_error = EvalError(f"internal error while building the program: {exc!r}")
+        if self._build_error is not None:
+            raise self._build_error
+        return self._program
+
+    def _guarded(self, fn: Callable[[Any], Any]) -> tuple[Any, LeanError | None]:
+        try:
+            prog = self._get_program()
+            with limits.using(limits.Budget(self.limits)):
+                return fn(prog), None
+        except LeanError as exc:
+            return None, exc
+        except Exception as exc:  # defensive: never crash a run on an engine bug
+            return None, EvalError(f"internal error: {exc!r}")
+
+    def _verdict(self, fn: Callable[[Any], Any]) -> Verdict:
+        val, err = self._guarded(fn)
+        if err is not None:
+            return Verdict.unknown(str(err), _category(err))
+        return Verdict.of(bool(val))
+
+    def precondition(self, inputs: Mapping[str, Any]) -> Verdict:
+        return self._verdict(lambda p: p.precond(inputs))
+
+    def postcondition(self, inputs: Mapping[str, Any], output: Any) -> Verdict:
+        return self._verdict(lambda p: p.postcond(inputs, output))
+
+    def run(self, inputs: Mapping[str, Any]) -> Outcome:
+        val, err = self._guarded(lambda p: p.run(inputs))
+        if err is None:
+            return Outcome(OutcomeKind.VALUE, val)
+        cat = _category(err)
+        if cat == "timeout":
+            return Outcome(OutcomeKind.TIMEOUT, reason=str(err), category=cat)
+        # Our own parser/elaborator failing is a limit of the engine, not proof the code is wrong.
+        if cat in ("unsupported", "undecided", "parse", "elab"):
+            return Outcome(OutcomeKind.UNKNOWN, reason=str(err), category=cat)
+        return Outcome(OutcomeKind.ERROR, reason=str(err), category=cat)
+
+    def preconditions(self, rows: Sequence[Mapping[str, Any]]) -> list[Verdict]:
+        return [self.precondition(r) for r in rows]
+
+    def runs(self, rows: Sequence[Mapping[str, Any]]) -> list[Outcome]:
+        return [self.run(r) for r in rows]
+
+    def postconditions(self, pairs: Sequence[tuple[Mapping[str, Any], Any]]) -> list[Verdict]:
+        return [self.postcondition(i, o) for i, o in pairs]

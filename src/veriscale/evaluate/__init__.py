@@ -1,0 +1,1 @@
+"""Scoring: ground-truth checks of engines, and (later) SpecGen/CodeGen/ProofGen evaluation."""
