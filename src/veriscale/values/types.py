@@ -130,6 +130,7 @@ _CONSTRUCTORS: dict[str, tuple[str, int]] = {
     "Std.HashMap": ("Std.HashMap", 2),
     "HashSet": ("Std.HashSet", 1),
     "Std.HashSet": ("Std.HashSet", 1),
+    "String.Iterator": ("String.Iterator", 0),
 }
 
 
