@@ -28,12 +28,12 @@ def _task_dirs(root: Path) -> list[Path]:
     )
 
 
-def _check_one(args: tuple[str, str, float, int]) -> TaskReport:
-    task_dir, dataset, seconds, fuel = args
+def _check_one(args: tuple[str, str, float, int] | tuple[str, str, float, int, str]) -> TaskReport:
+    task_dir, dataset, seconds, fuel = args[:4]
+    engine_name = args[4] if len(args) > 4 else "native"
     from ..benchmarks.verina import DatasetError, read_task
-    from ..engines.native import NativeEngine
+    from ..engines.factory import make_engine
     from ..evaluate.groundtruth import check_task
-    from ..lean.limits import Limits
 
     path = Path(task_dir)
     try:
@@ -42,7 +42,7 @@ def _check_one(args: tuple[str, str, float, int]) -> TaskReport:
         rep = TaskReport(path.name)
         rep.findings.append(Finding(path.name, "read", -1, "undecodable", str(exc)))
         return rep
-    engine = NativeEngine(limits=Limits(seconds=seconds, fuel=fuel))
+    engine = make_engine(engine_name, seconds=seconds, fuel=fuel)
     try:
         return check_task(engine, task, dataset=dataset)
     except Exception as exc:  # keep going: one task's crash must not lose the others
@@ -52,12 +52,12 @@ def _check_one(args: tuple[str, str, float, int]) -> TaskReport:
 
 
 def run_check(root: Path, jobs: int = 1, seconds: float = 5.0, fuel: int = 50_000_000,
-              only: list[str] | None = None) -> CheckReport:
+              only: list[str] | None = None, engine: str = "native") -> CheckReport:
     dirs = _task_dirs(root)
     if only:
         wanted = set(only)
         dirs = [d for d in dirs if d.name in wanted]
-    work = [(str(d), root.name, seconds, fuel) for d in dirs]
+    work = [(str(d), root.name, seconds, fuel, engine) for d in dirs]
     if jobs <= 1:
         reports = [_check_one(w) for w in work]
     else:
@@ -86,9 +86,20 @@ def check_cmd(
     timeout: Annotated[float, typer.Option("--timeout", help="Seconds per single check.")] = 5.0,
     task: Annotated[list[str] | None, typer.Option("--task", help="Only these task ids (repeatable).")] = None,
     max_list: Annotated[int, typer.Option("--max-list", help="List at most this many findings (0: all).")] = 0,
+    engine: Annotated[str, typer.Option("--engine", help="native (default) or lean (needs a Lean project: "
+                                        "VERISCALE_LEAN_PROJECT, see docs/lean-setup.md).")] = "native",
 ) -> None:
     """Run the ground truth of every task on every row and report agreement per check."""
-    rep = run_check(directory, jobs=jobs, seconds=timeout, only=task)
+    from ..engines.factory import ENGINE_NAMES
+    if engine not in ENGINE_NAMES:
+        raise typer.BadParameter(f"choose from {', '.join(ENGINE_NAMES)}", param_hint="--engine")
+    if engine == "lean":
+        from ..engines.lean_toolchain.project import lean_status
+        project, why = lean_status()
+        if project is None:
+            typer.echo(f"check: Lean toolchain unavailable: {why}", err=True)
+            raise typer.Exit(2)
+    rep = run_check(directory, jobs=jobs, seconds=timeout, only=task, engine=engine)
     if as_json:
         json.dump(report_json(rep), sys.stdout, indent=1, ensure_ascii=False)
         sys.stdout.write("\n")
