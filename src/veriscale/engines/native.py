@@ -10,6 +10,7 @@ from ..lean import limits
 from ..lean.errors import (
     ElabError,
     EvalError,
+    InternalError,
     LeanError,
     LeanParseError,
     LimitExceeded,
@@ -43,6 +44,8 @@ def _category(exc: LeanError) -> str:
         return "timeout"
     if isinstance(exc, Undecided):
         return "undecided"
+    if isinstance(exc, InternalError):
+        return "internal"
     if isinstance(exc, EvalError):
         return "error"
     return "error"
@@ -95,7 +98,7 @@ class NativeTaskEngine:
             except LeanError as exc:
                 self._build_error = exc
             except Exception as exc:  # an engine bug must not take the run down
-                self._build_error = EvalError(f"internal error while building the program: {exc!r}")
+                self._build_error = InternalError(f"internal error while building the program: {exc!r}")
         if self._build_error is not None:
             raise self._build_error
         return self._program
@@ -108,7 +111,7 @@ class NativeTaskEngine:
         except LeanError as exc:
             return None, exc
         except Exception as exc:  # defensive: never crash a run on an engine bug
-            return None, EvalError(f"internal error: {exc!r}")
+            return None, InternalError(f"internal error: {exc!r}")
 
     def _verdict(self, fn: Callable[[Any], Any]) -> Verdict:
         val, err = self._guarded(fn)
@@ -130,7 +133,7 @@ class NativeTaskEngine:
         if cat == "timeout":
             return Outcome(OutcomeKind.TIMEOUT, reason=str(err), category=cat)
         # Our own parser/elaborator failing is a limit of the engine, not proof the code is wrong.
-        if cat in ("unsupported", "undecided", "parse", "elab"):
+        if cat in ("unsupported", "undecided", "parse", "elab", "internal"):
             return Outcome(OutcomeKind.UNKNOWN, reason=str(err), category=cat)
         return Outcome(OutcomeKind.ERROR, reason=str(err), category=cat)
 

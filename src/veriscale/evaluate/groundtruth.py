@@ -120,7 +120,7 @@ def check_task(engine: Engine, task: Any, dataset: str = "") -> TaskReport:
         except DecodeError as exc:
             for check in ("precond_accepts_tests", "impl_matches_expected", "postcond_accepts_expected"):
                 rep.add(check, False, Finding(task.id, check, i, "undecodable", str(exc), group=exc.reason))
-            for u in range(len(tc.unexpected)):
+            for u in range(len(tc.unexpected or [])):
                 rep.add(
                     "postcond_rejects_unexpected",
                     False,
@@ -156,7 +156,7 @@ def check_task(engine: Engine, task: Any, dataset: str = "") -> TaskReport:
             rep.add("postcond_accepts_expected", v.is_true, None if v.is_true else _verdict_finding(
                 task.id, "postcond_accepts_expected", i, v, True))
 
-        for u, raw_u in enumerate(tc.unexpected):
+        for u, raw_u in enumerate(tc.unexpected or []):
             try:
                 wrong = decode(ret, raw_u, structs=task.structs,
                                ctx=ValueContext(dataset=dataset, task=task.id, file="test.json", row=i, field=f"unexpected[{u}]"))

@@ -52,3 +52,8 @@ class LimitExceeded(LeanError):
 class Undecided(LeanError):
     """A proposition the engine could not decide soundly (e.g. an unbounded ∀ over Int
     for which a randomized search found no counterexample). Maps to UNKNOWN."""
+
+
+class InternalError(LeanError):
+    """An unexpected Python exception inside the engine: an engine bug, never a verdict on
+    the Lean code (Lean itself has no such runtime errors). Maps to UNKNOWN."""

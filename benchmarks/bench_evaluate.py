@@ -1,0 +1,179 @@
+"""Benchmarks of ``veriscale evaluate`` (not unit tests: they time real suites).
+
+Two measurements::
+
+    # wall-clock SpecGen (and optionally CodeGen) of the 189 ground-truth sections on a suite
+    python benchmarks/bench_evaluate.py speed ../shared/data/verinaplus --workers 2 [--kinds spec,code]
+
+    # a corpus of flawed specifications, scored on several suites (Verina first): print the table
+    python benchmarks/bench_evaluate.py flawed ../shared/data/verina ../shared/data/verinaplus
+
+The flawed corpus is derived mechanically from the ground truth, one flaw per sample:
+
+* ``drop-post-k``: the postcondition without its k-th top-level conjunct (under any
+  leading ``let``s) — a *weaker* postcondition, caught by unexpected outputs;
+* ``drop-pre-k``: the precondition without its k-th top-level conjunct — a weaker
+  precondition, caught by reject inputs;
+* ``pre-true``: precondition ``True`` where the ground truth has a real one.
+
+Samples are grouped as a single "model", one sample per (task, flaw), so pass@1 is the mean
+over tasks of the fraction of flaws that survive the suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from veriscale.benchmarks.verina import read_dataset
+from veriscale.evaluate.generations import Generation, ground_truth_generation
+from veriscale.evaluate.harness import EvalOptions, SuiteSpec, evaluate_generations
+from veriscale.evaluate.report import comparison_tables, summarize
+from veriscale.lean.ast import BinOp, Let
+from veriscale.lean.errors import LeanError
+from veriscale.lean.parser import parse_expr
+from veriscale.lean.printer import print_expr
+
+
+def _conjuncts(e: Any) -> list[Any]:
+    if isinstance(e, BinOp) and e.op == "∧":
+        return [*_conjuncts(e.lhs), *_conjuncts(e.rhs)]
+    return [e]
+
+
+def _rebuild(parts: list[Any]) -> Any:
+    out = parts[-1]
+    for p in reversed(parts[:-1]):
+        out = BinOp("∧", p, out)
+    return out
+
+
+def drop_conjuncts(text: str) -> list[str]:
+    """Variants of ``text`` with one top-level conjunct removed (an empty list if there is only one)."""
+    try:
+        e = parse_expr(text)
+    except LeanError:
+        return []
+    lets: list[Any] = []
+    while isinstance(e, Let):
+        lets.append(e)
+        e = e.body
+    parts = _conjuncts(e)
+    if len(parts) < 2:
+        return []
+    out = []
+    for k in range(len(parts)):
+        body = _rebuild(parts[:k] + parts[k + 1 :])
+        for let in reversed(lets):
+            body = Let(let.pat, let.type, let.value, body, let.is_rec)
+        out.append(print_expr(body))
+    return out
+
+
+def flawed_corpus(verina: Path) -> list[Generation]:
+    gens: list[Generation] = []
+    for task in read_dataset(verina):
+        gt = ground_truth_generation(task, kinds=["spec"])
+        flaws: list[tuple[str, str, str]] = []
+        for k, post in enumerate(drop_conjuncts(gt.postcond)):
+            flaws.append((f"drop-post-{k}", gt.precond, post))
+        for k, pre in enumerate(drop_conjuncts(gt.precond)):
+            flaws.append((f"drop-pre-{k}", pre, gt.postcond))
+        if gt.precond.strip() not in ("True", "True -- default precond"):
+            flaws.append(("pre-true", "True", gt.postcond))
+        for i, (name, pre, post) in enumerate(flaws):
+            gens.append(
+                Generation(
+                    task.id,
+                    i,
+                    ("spec",),
+                    precond_aux=gt.precond_aux,
+                    precond=pre,
+                    postcond_aux=gt.postcond_aux,
+                    postcond=post,
+                    meta={"flaw": name},
+                )
+            )
+    return gens
+
+
+def _suites(paths: list[str]) -> list[SuiteSpec]:
+    return [SuiteSpec(Path(p).resolve().name, Path(p)) for p in paths]
+
+
+def cmd_speed(args: argparse.Namespace) -> None:
+    suite = Path(args.suite)
+    verina = Path(args.verina) if args.verina else suite
+    kinds = args.kinds.split(",")
+    gens = [ground_truth_generation(t, kinds=kinds) for t in read_dataset(verina)]
+    opts = EvalOptions(workers=args.workers, timeout=args.timeout)
+    start = time.perf_counter()
+    run = evaluate_generations(gens, _suites([str(suite)]), opts)
+    total = time.perf_counter() - start
+    summary = summarize(run)
+    console = Console()
+    for t in comparison_tables(summary):
+        console.print(t)
+    result = {
+        "suite": str(suite),
+        "samples": len(gens),
+        "workers": args.workers,
+        "wall_seconds_by_kind": summary["suites"][0]["wall_seconds"],
+        "wall_seconds_total_with_startup": round(total, 2),
+    }
+    print(json.dumps(result, indent=1))
+
+
+def cmd_flawed(args: argparse.Namespace) -> None:
+    gens = flawed_corpus(Path(args.suites[0]))
+    flaws: dict[str, int] = {}
+    for g in gens:
+        kind = g.meta["flaw"].rsplit("-", 1)[0] if g.meta["flaw"].startswith("drop") else g.meta["flaw"]
+        flaws[kind] = flaws.get(kind, 0) + 1
+    print(
+        f"{len(gens)} flawed specifications over {len({g.task_id for g in gens})} tasks: {flaws}",
+        file=sys.stderr,
+    )
+    opts = EvalOptions(workers=args.workers, timeout=args.timeout)
+    run = evaluate_generations(gens, _suites(args.suites), opts)
+    summary = summarize(run)
+    console = Console()
+    for t in comparison_tables(summary):
+        console.print(t)
+    if args.json:
+        Path(args.json).write_text(json.dumps(summary, indent=1), encoding="utf-8")
+    if args.chart:
+        from veriscale.evaluate.report import plot_chart
+
+        plot_chart(summary, args.chart)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    sp = sub.add_parser("speed", help="time the ground truth's SpecGen on a suite")
+    sp.add_argument("suite")
+    sp.add_argument("--verina", help="where the ground-truth sections come from (default: the suite)")
+    sp.add_argument("--kinds", default="spec")
+    sp.add_argument("--workers", type=int, default=2)
+    sp.add_argument("--timeout", type=float, default=None)
+    sp.set_defaults(fn=cmd_speed)
+    fl = sub.add_parser("flawed", help="score a corpus of flawed specifications on suites (Verina first)")
+    fl.add_argument("suites", nargs="+")
+    fl.add_argument("--workers", type=int, default=2)
+    fl.add_argument("--timeout", type=float, default=None)
+    fl.add_argument("--json", help="write the summary JSON here")
+    fl.add_argument("--chart", help="write the chart PNG here")
+    fl.set_defaults(fn=cmd_flawed)
+    args = ap.parse_args()
+    args.fn(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,185 @@
+"""``veriscale evaluate``: score model outputs (SpecGen, CodeGen, ProofGen) on one or more suites."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from .app import app
+
+_ROUNDS = re.compile(r"^rounds_report_\d+\.json$")
+
+
+def _fail(msg: str, code: int = 2) -> typer.Exit:
+    typer.echo(f"error: {msg}", err=True)
+    return typer.Exit(code)
+
+
+@app.command("evaluate")
+def evaluate_cmd(
+    generations: Annotated[
+        Path,
+        typer.Option(
+            "--generations",
+            "-g",
+            exists=True,
+            help="Generations JSONL (format: veriscale.evaluate.generations), or a Verina harness output "
+            "folder / rounds_report_*.json (converted on the fly).",
+        ),
+    ],
+    suite: Annotated[
+        list[str],
+        typer.Option("--suite", "-s", help="A Verina-format suite directory, or NAME=DIR (repeatable)."),
+    ],
+    engine: Annotated[
+        str, typer.Option(help="native (default) or lean (needs VERISCALE_LEAN_PROJECT).")
+    ] = "native",
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output directory.")] = Path("evaluation"),
+    k: Annotated[
+        list[int] | None, typer.Option("--k", help="pass@k to report (repeatable; default 1).")
+    ] = None,
+    exclude_fewshot: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--exclude-fewshot",
+            help="Tasks to leave out: 'verina' (its 2 few-shot tasks), a file of ids, or comma-separated ids.",
+        ),
+    ] = None,
+    workers: Annotated[int, typer.Option("--workers", "-j", help="Worker processes.")] = 2,
+    timeout: Annotated[
+        float | None, typer.Option(help="Seconds per check (native) or per Lean file (lean).")
+    ] = None,
+    all_tests: Annotated[
+        bool,
+        typer.Option(
+            "--all-tests", help="Run every test even after a metric has failed (slower; same scores)."
+        ),
+    ] = False,
+    max_timeouts: Annotated[
+        int, typer.Option(help="Per metric: stop running checks after this many timeouts (0: never).")
+    ] = 2,
+    metric_budget: Annotated[
+        float,
+        typer.Option(help="SpecGen, native engine: seconds of checks per metric before giving up (0: none)."),
+    ] = 10.0,
+    chart: Annotated[bool, typer.Option("--chart/--no-chart", help="Write chart.png.")] = True,
+) -> None:
+    """Score generations on suites: results.jsonl, summary.json, chart.png, and a table.
+
+    CodeGen counts a timed-out run as a failure (Verina's harness counts it as a pass).
+    """
+    from ..engines.factory import ENGINE_NAMES
+    from ..evaluate.errors import LABELS, ErrorCategory
+    from ..evaluate.generations import convert_verina_output, read_generations
+    from ..evaluate.harness import EvalOptions, evaluate_generations, resolve_suites
+    from ..evaluate.passk import parse_exclusions
+    from ..evaluate.report import comparison_tables, write_outputs
+
+    console = Console()
+    err = Console(stderr=True)
+    if engine not in ENGINE_NAMES:
+        raise typer.BadParameter(f"choose from {', '.join(ENGINE_NAMES)}", param_hint="--engine")
+    if engine == "lean":
+        from ..engines.lean_toolchain.project import lean_status
+
+        project, why = lean_status()
+        if project is None:
+            raise _fail(f"Lean toolchain unavailable: {why}")
+    ks = tuple(sorted(set(k or [1])))
+    if any(x < 1 for x in ks):
+        raise typer.BadParameter("k must be at least 1", param_hint="--k")
+    try:
+        suites = resolve_suites(suite)
+    except FileNotFoundError as exc:
+        raise _fail(str(exc)) from None
+    try:
+        exclude = set(parse_exclusions(exclude_fewshot or []))
+    except (OSError, ValueError) as exc:
+        raise _fail(f"--exclude-fewshot: {exc}") from None
+
+    warnings: list[str] = []
+    if generations.is_dir() or _ROUNDS.match(generations.name):
+        try:
+            conv = convert_verina_output(generations)
+        except (OSError, ValueError) as exc:
+            raise _fail(f"cannot read Verina output {generations}: {exc}") from None
+        gens = conv.generations
+        warnings.extend(conv.warnings)
+        if conv.fewshot_ids and not exclude_fewshot:
+            exclude.update(conv.fewshot_ids)
+            typer.echo(f"excluding the report's few-shot tasks: {', '.join(conv.fewshot_ids)}", err=True)
+        source = str(conv.source)
+    else:
+        gs = read_generations(generations)
+        for e in gs.errors[:20]:
+            typer.echo(f"skipped {e}", err=True)
+        if len(gs.errors) > 20:
+            typer.echo(f"... and {len(gs.errors) - 20} more bad lines", err=True)
+        warnings.extend(str(e) for e in gs.errors)
+        gens = gs.generations
+        source = str(generations)
+    if not gens:
+        raise _fail(f"{generations}: no valid generations")
+
+    options = EvalOptions(
+        engine=engine,
+        timeout=timeout,
+        workers=workers,
+        ks=ks,
+        exclude=tuple(sorted(exclude)),
+        fail_fast=not all_tests,
+        max_timeouts=max_timeouts or None,
+        metric_budget=metric_budget or None,
+    )
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=False,
+    ) as progress:
+        bars: dict[str, int] = {}
+
+        def on_progress(label: str, done: int, total: int) -> None:
+            if label not in bars:
+                bars[label] = progress.add_task(label, total=total)
+            progress.update(bars[label], completed=done)
+
+        run = evaluate_generations(gens, suites, options, progress=on_progress, generations_file=source)
+    run.warnings[:0] = warnings
+    paths, summary = write_outputs(run, out, chart=chart)
+    for table in comparison_tables(summary):
+        console.print(table)
+    for entry in summary["results"]:
+        errs = {}
+        for info in entry["metrics"].values():
+            for cat, n in info["errors"].items():
+                errs[cat] = errs.get(cat, 0) + n
+        if errs:
+            shown = ", ".join(f"{LABELS[ErrorCategory(c)]}: {n}" for c, n in sorted(errs.items()))
+            who = entry["suite"] + (f" ({entry['model']})" if entry["model"] else "")
+            typer.echo(f"non-passing metric results on {who}: {shown}")
+    for s in summary["suites"]:
+        if s["n_tasks_without_generations"]:
+            typer.echo(
+                f"note: {s['n_tasks_without_generations']} task(s) of suite {s['name']} have no "
+                "generations and are not counted",
+                err=True,
+            )
+        if not s["has_unexpected"]:
+            typer.echo(
+                f"note: suite {s['name']} has no unexpected outputs: postcondition soundness is "
+                "untested there (n/a)",
+                err=True,
+            )
+    for w in run.warnings:
+        if w not in warnings:
+            typer.echo(f"warning: {w}", err=True)
+    for name, p in paths.items():
+        typer.echo(f"{name}: {p}")

@@ -1,0 +1,196 @@
+"""``veriscale expand inputs``: the input-expansion stage over a benchmark, into a resumable run directory."""
+
+from __future__ import annotations
+
+import json
+import sys
+import tomllib
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.console import Console
+
+from .app import app
+
+if TYPE_CHECKING:
+    from ..llm.config import LLMConfig
+
+expand_app = typer.Typer(
+    name="expand",
+    help="Expand a benchmark's test suites (stages write into a resumable run directory).",
+    no_args_is_help=True,
+)
+app.add_typer(expand_app, name="expand")
+
+
+def _split_ids(values: list[str] | None) -> list[str] | None:
+    """``--tasks a,b --tasks c`` → [a, b, c] (order kept, repeats dropped)."""
+    if not values:
+        return None
+    out: list[str] = []
+    for v in values:
+        for part in v.replace(",", " ").split():
+            if part not in out:
+                out.append(part)
+    return out or None
+
+
+def _file_has_llm_table(path: Path) -> bool:
+    try:
+        text = path.read_text(encoding="utf-8")
+        data: Any = tomllib.loads(text) if path.suffix.lower() == ".toml" else json.loads(text)
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and isinstance(data.get("llm"), dict)
+
+
+def _llm_config(config: Path | None, model: str | None, no_cache: bool) -> LLMConfig:
+    from ..llm.config import load_config
+
+    # A shared config file may carry the model settings in an [llm] table; otherwise the
+    # model layer reads its own sources (VERISCALE_* environment, VERISCALE_LLM_CONFIG).
+    path = config if config is not None and _file_has_llm_table(config) else None
+    return load_config(path, overrides={"model": model, "cache": "off" if no_cache else None})
+
+
+def _fail(msg: str, code: int = 2) -> typer.Exit:
+    typer.echo(f"error: {msg}", err=True)
+    return typer.Exit(code)
+
+
+@expand_app.command("inputs")
+def inputs_command(
+    benchmark: Annotated[
+        Path,
+        typer.Option("--benchmark", help="A Verina-format dataset directory.", exists=True, file_okay=False),
+    ],
+    run: Annotated[str, typer.Option("--run", help="Run name (<runs-dir>/<run>) or a path containing '/'.")],
+    tasks: Annotated[
+        list[str] | None, typer.Option("--tasks", help="Only these task ids (repeat or comma-separate).")
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Master seed (default 42).")] = None,
+    workers: Annotated[int, typer.Option("--workers", min=1, help="Parallel workers.")] = 2,
+    executor: Annotated[
+        str, typer.Option("--executor", help="local (process pool), serial, or ray.")
+    ] = "local",
+    model: Annotated[
+        str | None, typer.Option("--model", help="Seed model name (overrides the model config).")
+    ] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option(
+            "--config",
+            help="Pipeline config file (.json/.toml); its 'llm' table configures the model.",
+            exists=True,
+            dir_okay=False,
+        ),
+    ] = None,
+    no_cache: Annotated[
+        bool, typer.Option("--no-cache", help="Do not use the model response cache.")
+    ] = False,
+    runs_dir: Annotated[Path, typer.Option("--runs-dir", help="Where named runs live.")] = Path("runs"),
+    ray_address: Annotated[
+        str | None, typer.Option("--ray-address", help="Connect to this Ray cluster.")
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the summary as JSON instead of tables.")
+    ] = False,
+) -> None:
+    """Seeds (original, reject, model) → type-aware mutants → precondition classes → expected outputs."""
+    from ..llm.config import ConfigError
+    from ..llm.offline import model_available
+    from ..pipeline.config import PipelineConfigError, load_pipeline_config
+    from ..pipeline.executor import ExecutorUnavailable, make_executor
+    from ..pipeline.inputs.stage import STAGE, run_inputs_stage, select_task_dirs
+    from ..pipeline.rundir import RunDir, resolve_run_dir
+    from ..pipeline.summary import excluded_table, inputs_table, summarize_inputs
+
+    console = Console(stderr=as_json)
+    try:
+        llm_cfg = _llm_config(config, model, no_cache)
+        use_model = model_available(llm_cfg, ["seed_inputs"])
+        cfg = load_pipeline_config(config, {"seed": seed})
+    except (ConfigError, PipelineConfigError) as exc:
+        raise _fail(str(exc)) from None
+    # The seed model is recorded in the run's config: resuming with another model is refused.
+    cfg = cfg.model_copy(update={"model": llm_cfg.model_for("seed_inputs") if use_model else None})
+    try:
+        ex = make_executor(executor, workers, ray_address)
+    except (ExecutorUnavailable, ValueError) as exc:
+        raise _fail(str(exc)) from None
+    task_ids = _split_ids(tasks)
+    try:
+        dirs = select_task_dirs(benchmark, task_ids)
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    root = resolve_run_dir(run, runs_dir)
+    try:
+        rundir = RunDir.open(root, cfg)
+    except PipelineConfigError as exc:
+        raise _fail(str(exc)) from None
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with (
+        rundir,
+        Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+            transient=False,
+            disable=not console.is_terminal,
+        ) as bar,
+    ):
+        bar_id = bar.add_task("expand inputs", total=len(dirs))
+
+        def on_start(todo: int, finished: int) -> None:
+            bar.update(bar_id, total=todo, description=f"expand inputs ({finished} already done)")
+
+        def progress(task: str, status: str) -> None:
+            bar.advance(bar_id)
+            if status != "done":
+                console.print(f"[red]failed[/red] {task}", highlight=False)
+
+        report = run_inputs_stage(
+            benchmark,
+            rundir,
+            ex,
+            tasks=task_ids,
+            llm_config=llm_cfg if use_model else None,
+            progress=progress,
+            on_start=on_start,
+        )
+        ids = [d.name for d in dirs if rundir.result_path(STAGE, d.name).exists()]
+        summary = summarize_inputs(rundir.read_result(STAGE, t) for t in ids)
+
+    if as_json:
+        out = {
+            "run": str(root),
+            "computed": len(report.computed),
+            "resumed": len(report.resumed),
+            "failed": report.failed,
+            "seconds": report.seconds,
+            **summary.to_json(),
+        }
+        json.dump(out, sys.stdout, indent=1, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        console.print(
+            inputs_table(
+                summary,
+                title=f"input expansion: {root}",
+                computed=len(report.computed),
+                resumed=len(report.resumed),
+                failed=len(report.failed),
+                seconds=report.seconds,
+            )
+        )
+        if summary.excluded:
+            console.print(excluded_table(summary))
+        for task, err in sorted(report.failed.items()):
+            console.print(f"FAILED {task}: {err}", markup=False, highlight=False, soft_wrap=True)
+    if report.failed:
+        raise typer.Exit(1)

@@ -1,0 +1,515 @@
+"""Evaluate a set of generations on one or more suites: jobs, a process pool, timing.
+
+Work is split into phases, one per (suite, task kind), so the wall-clock time
+of each phase is measured like the paper's Table 2 (SpecGen and CodeGen time
+per suite). Within a phase, one job per task evaluates all of that task's
+samples (the suite rows are decoded once per job and identical samples are
+scored once). Jobs run in a process pool (``workers`` processes; 1 runs in
+this process). Results are sorted by suite (command-line order), model, task
+(Verina's order) and sample, so the output does not depend on scheduling.
+
+A worker process that dies (a crash in native code, the OOM killer) breaks
+the pool: the pool is rebuilt and the unfinished jobs are resubmitted; a job
+that was in flight in three broken pools is reported as an internal error
+(all its samples UNKNOWN) instead of taking the run down.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from ..benchmarks.verina import discover_task_dirs, task_sort_key
+from .aggregate import MetricResult, Score, TestResult, aggregate
+from .codegen import CODE_METRICS
+from .errors import ErrorCategory
+from .generations import KINDS, Generation
+from .proofgen import PROOF_METRICS
+from .specgen import SPEC_METRICS
+
+__all__ = [
+    "METRICS_BY_KIND",
+    "NATIVE_CODE_SECONDS",
+    "NATIVE_SPEC_SECONDS",
+    "EvalOptions",
+    "EvaluationRun",
+    "SampleResult",
+    "SuiteSpec",
+    "evaluate_generations",
+    "resolve_suites",
+]
+
+METRICS_BY_KIND: dict[str, tuple[str, ...]] = {
+    "spec": SPEC_METRICS,
+    "code": CODE_METRICS,
+    "proof": PROOF_METRICS,
+}
+_MAX_ATTEMPTS = 3
+# Native per-check limits when no timeout is given. A specification check that takes seconds on
+# one input is exponential in practice; code gets longer, and a timeout only fails a candidate
+# when the ground truth runs in time (see ``codegen``).
+NATIVE_SPEC_SECONDS = 2.0
+NATIVE_CODE_SECONDS = 5.0
+
+
+@dataclass(frozen=True)
+class EvalOptions:
+    engine: str = "native"
+    # native: seconds per check (default: 2 s for a specification check, 5 s for a run of code);
+    # lean: seconds per Lean file
+    timeout: float | None = None
+    fuel: int | None = None  # native only
+    workers: int = 2
+    ks: tuple[int, ...] = (1,)
+    exclude: tuple[str, ...] = ()
+    fail_fast: bool = True
+    max_timeouts: int | None = 2  # per metric: stop running checks after this many timeouts
+    metric_budget: float | None = 10.0  # SpecGen, native: seconds of checks per metric before giving up
+    lean_project: str | None = None
+
+    def check_seconds(self, kind: str) -> float:
+        if self.timeout is not None:
+            return self.timeout
+        return NATIVE_CODE_SECONDS if kind == "code" else NATIVE_SPEC_SECONDS
+
+    def engine_opts(self, kind: str) -> dict[str, Any]:
+        opts: dict[str, Any] = {}
+        if self.engine == "native":
+            opts["seconds"] = self.check_seconds(kind)
+            if self.fuel is not None:
+                opts["fuel"] = self.fuel
+        else:
+            if self.timeout is not None:
+                opts["lean_timeout"] = self.timeout
+            if self.lean_project is not None:
+                opts["lean_project"] = self.lean_project
+        return opts
+
+
+@dataclass(frozen=True)
+class SuiteSpec:
+    name: str
+    path: Path
+
+
+@dataclass
+class SampleResult:
+    suite: str
+    task_id: str
+    sample: int
+    model: str | None
+    metrics: dict[str, MetricResult] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "suite": self.suite,
+            "model": self.model,
+            "task_id": self.task_id,
+            "sample": self.sample,
+            "kinds": [k for k in KINDS if k in self.seconds],
+            "metrics": {m: r.to_json() for m, r in self.metrics.items()},
+            "seconds": {k: round(v, 4) for k, v in self.seconds.items()},
+        }
+
+
+@dataclass
+class SuiteInfo:
+    name: str
+    path: Path
+    task_ids: list[str]
+    has_unexpected: bool = True
+    wall_seconds: dict[str, float] = field(default_factory=dict)
+    tasks_without_generations: list[str] = field(default_factory=list)
+
+
+@dataclass
+class EvaluationRun:
+    options: EvalOptions
+    suites: list[SuiteInfo]
+    results: list[SampleResult]
+    warnings: list[str] = field(default_factory=list)
+    generations_file: str = ""
+
+    def rows_json(self) -> list[dict[str, Any]]:
+        return [r.to_json() for r in self.results]
+
+
+# ------------------------------------------------------------------ worker side
+
+_ENGINES: dict[tuple[str, str], Any] = {}
+
+
+def _engine(name: str, opts: dict[str, Any]) -> Any:
+    key = (name, json.dumps(opts, sort_keys=True))
+    if key not in _ENGINES:
+        from ..engines.factory import make_engine
+
+        _ENGINES[key] = make_engine(name, **opts)
+    return _ENGINES[key]
+
+
+@lru_cache(maxsize=4)
+def _load(task_dir: str) -> tuple[Any, Any]:
+    from ..benchmarks.verina import read_task
+    from .cases import decode_rows
+
+    task = read_task(task_dir)
+    return task, decode_rows(task)
+
+
+@dataclass(frozen=True)
+class Job:
+    suite: str
+    task_dir: str
+    task_id: str
+    kind: str
+    samples: tuple[Generation, ...]
+    engine: str
+    engine_opts: dict[str, Any]
+    fail_fast: bool
+    timeout: float | None  # per check (native) or per Lean file
+    max_timeouts: int | None = 2
+    metric_budget: float | None = None
+
+
+def _internal_error(job: Job, reason: str) -> list[dict[str, Any]]:
+    metrics = METRICS_BY_KIND[job.kind]
+    bad = aggregate(
+        [TestResult(Score.UNKNOWN, ErrorCategory.RUNTIME_ERROR, f"internal error: {reason}", "task")],
+        overestimable=False,
+    )
+    return [
+        {
+            "task_id": g.task_id,
+            "sample": g.sample,
+            "model": g.model,
+            "metrics": dict.fromkeys(metrics, bad),
+            "seconds": 0.0,
+        }
+        for g in job.samples
+    ]
+
+
+def _warm_worker(i: int) -> int:
+    from ..lean import program  # noqa: F401  (the evaluator: the slow import)
+    from . import codegen, proofgen, specgen  # noqa: F401
+
+    time.sleep(0.05)  # keep this worker busy so the next warm-up call reaches another one
+    return i
+
+
+def _sample_key(kind: str, g: Generation) -> tuple[str, ...]:
+    return tuple(g.fields(kind).values())
+
+
+def run_job(job: Job) -> list[dict[str, Any]]:
+    """Evaluate every sample of one task for one kind (runs in a worker process)."""
+    from .codegen import CodeOptions, evaluate_code
+    from .proofgen import evaluate_proof_sample
+    from .specgen import SpecOptions, evaluate_spec
+
+    try:
+        task, rows = _load(job.task_dir)
+        engine = _engine(job.engine, job.engine_opts)
+    except Exception as exc:  # an unreadable task or unavailable engine: report, don't crash the run
+        return _internal_error(job, f"{type(exc).__name__}: {exc}")
+    files = job.engine != "native"
+    # Backstop for the native engine's own budget (see ``watchdog``); Lean runs have their own timeout.
+    hard = None if files or job.timeout is None else 1.5 * job.timeout + 0.5
+    out: list[dict[str, Any]] = []
+    done: dict[tuple[str, ...], dict[str, MetricResult]] = {}
+    for g in job.samples:
+        start = time.perf_counter()
+        key = _sample_key(job.kind, g)
+        try:
+            if key in done:
+                metrics = done[key]
+            elif job.kind == "spec":
+                metrics = evaluate_spec(
+                    engine,
+                    task,
+                    rows,
+                    g,
+                    SpecOptions(
+                        fail_fast=job.fail_fast and not files,
+                        batched=files,
+                        compile_errors_fail=files,
+                        pass_imports=files,
+                        max_timeouts=job.max_timeouts,
+                        hard_timeout=hard,
+                        budget_seconds=None if files else job.metric_budget,
+                    ),
+                )
+            elif job.kind == "code":
+                metrics = evaluate_code(
+                    engine,
+                    task,
+                    rows,
+                    g,
+                    CodeOptions(
+                        fail_fast=job.fail_fast and not files,
+                        batched=files,
+                        compile_errors_fail=files,
+                        pass_imports=files,
+                        hard_timeout=hard,
+                        max_timeouts=job.max_timeouts,
+                    ),
+                )
+            else:
+                metrics = evaluate_proof_sample(task, g, engine, timeout=job.timeout if files else None)
+        except Exception as exc:  # an engine bug on one sample must not lose the others
+            metrics = _internal_error(job, f"{type(exc).__name__}: {exc}")[0]["metrics"]
+        done[key] = metrics
+        out.append(
+            {
+                "task_id": g.task_id,
+                "sample": g.sample,
+                "model": g.model,
+                "metrics": metrics,
+                "seconds": time.perf_counter() - start,
+            }
+        )
+    return out
+
+
+# ------------------------------------------------------------------ main side
+
+
+def resolve_suites(specs: Sequence[str | Path]) -> list[SuiteSpec]:
+    """``DIR`` or ``NAME=DIR``; the default name is the directory's name, made unique."""
+    out: list[SuiteSpec] = []
+    for spec in specs:
+        text = str(spec)
+        name, sep, path = text.partition("=")
+        if sep and name and not Path(text).exists():
+            p = Path(path)
+        else:
+            name, p = "", Path(text)
+        if not p.is_dir():
+            raise FileNotFoundError(f"suite directory not found: {p}")
+        name = name or p.resolve().name
+        base, n = name, 2
+        while any(s.name == name for s in out):
+            name = f"{base}-{n}"
+            n += 1
+        out.append(SuiteSpec(name, p))
+    return out
+
+
+def _suite_tasks(path: Path) -> dict[str, Path]:
+    """task id → directory (ids from task.json; a directory without a readable id uses its name)."""
+    tasks: dict[str, Path] = {}
+    for d in discover_task_dirs(path):
+        tid = d.name
+        try:
+            data = json.loads((d / "task.json").read_text(encoding="utf-8"))
+            if isinstance(data, dict) and isinstance(data.get("id"), str) and data["id"]:
+                tid = data["id"]
+        except (OSError, ValueError):
+            pass
+        tasks.setdefault(tid, d)
+    return tasks
+
+
+def _suite_has_unexpected(dirs: Iterable[Path]) -> bool:
+    """True if any test row of the suite carries an ``unexpected`` key (a cheap scan of test.json)."""
+    for d in dirs:
+        try:
+            text = (d / "test.json").read_text(encoding="utf-8")
+        except OSError:
+            continue
+        if '"unexpected"' in text:
+            return True
+    return False
+
+
+ProgressFn = Callable[[str, int, int], None]  # (phase label, done, total)
+
+
+def _cost(job: Job) -> int:
+    try:
+        return (Path(job.task_dir) / "test.json").stat().st_size * len(job.samples)
+    except OSError:
+        return 0
+
+
+class _Pool:
+    """A process pool that survives dying workers (see the module docstring)."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.pool: ProcessPoolExecutor | None = None
+
+    def _new(self) -> ProcessPoolExecutor:
+        # "spawn": no fork of a parent that runs threads (rich's progress refresher).
+        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+
+    def warm(self) -> None:
+        """Start the workers and import the evaluator in them, so phase timings exclude start-up."""
+        if self.workers <= 1:
+            return
+        if self.pool is None:
+            self.pool = self._new()
+        for f in [self.pool.submit(_warm_worker, i) for i in range(self.workers)]:
+            try:
+                f.result()
+            except Exception:  # a worker that cannot start shows up again in ``map``
+                break
+
+    def map(self, jobs: list[Job], tick: Callable[[], None]) -> list[list[dict[str, Any]]]:
+        if self.workers <= 1:
+            out = []
+            for j in jobs:
+                out.append(run_job(j))
+                tick()
+            return out
+        results: dict[int, list[dict[str, Any]]] = {}
+        attempts = dict.fromkeys(range(len(jobs)), 0)
+        todo = sorted(range(len(jobs)), key=lambda i: -_cost(jobs[i]))
+        while todo:
+            if self.pool is None:
+                self.pool = self._new()
+            futures: dict[Future[list[dict[str, Any]]], int] = {}
+            for i in todo:
+                attempts[i] += 1
+                futures[self.pool.submit(run_job, jobs[i])] = i
+            broken = False
+            pending = set(futures)
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for f in finished:
+                    i = futures[f]
+                    try:
+                        results[i] = f.result()
+                        tick()
+                    except BrokenProcessPool:
+                        broken = True
+                    except Exception as exc:
+                        results[i] = _internal_error(jobs[i], f"{type(exc).__name__}: {exc}")
+                        tick()
+            todo = [i for i in todo if i not in results]
+            if broken or todo:
+                self.close()
+            for i in list(todo):
+                if attempts[i] >= _MAX_ATTEMPTS:
+                    results[i] = _internal_error(jobs[i], "worker process died")
+                    tick()
+                    todo.remove(i)
+        return [results[i] for i in range(len(jobs))]
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+            self.pool = None
+
+
+def evaluate_generations(
+    generations: Sequence[Generation],
+    suites: Sequence[SuiteSpec],
+    options: EvalOptions | None = None,
+    progress: ProgressFn | None = None,
+    generations_file: str = "",
+) -> EvaluationRun:
+    """Score every generation on every suite (see the module docstring)."""
+    options = options or EvalOptions()
+    excluded = set(options.exclude)
+    warnings: list[str] = []
+    infos: list[SuiteInfo] = []
+    results: list[SampleResult] = []
+    pool = _Pool(max(1, options.workers))
+    try:
+        pool.warm()
+        for suite in suites:
+            tasks = _suite_tasks(suite.path)
+            info = SuiteInfo(suite.name, suite.path, sorted(tasks, key=task_sort_key))
+            info.has_unexpected = _suite_has_unexpected(tasks.values())
+            infos.append(info)
+            by_task: dict[str, list[Generation]] = {}
+            unknown_ids: set[str] = set()
+            for g in generations:
+                if g.task_id in excluded:
+                    continue
+                if g.task_id not in tasks:
+                    unknown_ids.add(g.task_id)
+                    continue
+                by_task.setdefault(g.task_id, []).append(g)
+            if unknown_ids:
+                shown = ", ".join(sorted(unknown_ids, key=task_sort_key)[:5])
+                more = f" (+{len(unknown_ids) - 5} more)" if len(unknown_ids) > 5 else ""
+                warnings.append(
+                    f"suite {suite.name}: {len(unknown_ids)} task id(s) of the generations are not in the "
+                    f"suite and were skipped: {shown}{more}"
+                )
+            info.tasks_without_generations = [
+                t for t in info.task_ids if t not in by_task and t not in excluded
+            ]
+            merged: dict[tuple[str, str, int], SampleResult] = {}
+            for kind in KINDS:
+                jobs = []
+                for tid in sorted(by_task, key=task_sort_key):
+                    samples = tuple(
+                        sorted(
+                            (g for g in by_task[tid] if kind in g.kinds),
+                            key=lambda g: (g.model or "", g.sample),
+                        )
+                    )
+                    if samples:
+                        jobs.append(
+                            Job(
+                                suite.name,
+                                str(tasks[tid]),
+                                tid,
+                                kind,
+                                samples,
+                                options.engine,
+                                options.engine_opts(kind),
+                                options.fail_fast,
+                                options.check_seconds(kind)
+                                if options.engine == "native"
+                                else options.timeout,
+                                options.max_timeouts,
+                                options.metric_budget,
+                            )
+                        )
+                if not jobs:
+                    continue
+                label = f"{suite.name}: {kind}"
+                done = 0
+
+                def tick(label: str = label, total: int = len(jobs)) -> None:
+                    nonlocal done
+                    done += 1
+                    if progress is not None:
+                        progress(label, done, total)
+
+                if progress is not None:
+                    progress(label, 0, len(jobs))
+                start = time.perf_counter()
+                outs = pool.map(jobs, tick)
+                info.wall_seconds[kind] = time.perf_counter() - start
+                for out in outs:
+                    for row in out:
+                        key = (row["model"] or "", row["task_id"], row["sample"])
+                        sr = merged.get(key)
+                        if sr is None:
+                            sr = merged[key] = SampleResult(
+                                suite.name, row["task_id"], row["sample"], row["model"]
+                            )
+                        sr.metrics.update(row["metrics"])
+                        sr.seconds[kind] = row["seconds"]
+            order = {t: i for i, t in enumerate(info.task_ids)}
+            results.extend(
+                merged[k] for k in sorted(merged, key=lambda k: (k[0], order.get(k[1], len(order)), k[2]))
+            )
+    finally:
+        pool.close()
+    return EvaluationRun(options, infos, results, warnings, generations_file)

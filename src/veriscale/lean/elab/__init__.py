@@ -1,0 +1,1 @@
+"""Elaboration of the Lean fragment: type inference, coercions, name resolution → typed IR."""

@@ -1,0 +1,1 @@
+"""Evaluation of elaborated Lean: compilation of the typed IR to Python functions."""

@@ -1,0 +1,1251 @@
+"""Compile typed IR to Python source, executed into one namespace per program.
+
+Every Lean definition becomes a Python function; local functions (``let
+rec``, ``where``, ``let f x := …``) become nested ``def``s and lambdas
+become Python lambdas (or nested ``def``s when their body needs
+statements), wrapped in ``Fn`` when used as values. ``let`` becomes an
+assignment (every binder has a unique name), ``match`` an ``if``/``elif``
+chain over pattern tests, ``Id.run do`` a nested function with real loops,
+``break``/``continue``/``return``. Lazy constructs (``if``, ``∧ ∨ →``,
+match arms, quantifier bodies) keep the statements of their branches inside
+the branch. Fuel is charged on entry of every (possibly recursive) function,
+in every loop iteration and quantifier step.
+
+Generated identifiers all come from ``NameGen`` (letters, digits, ``_`` and a
+numeric suffix) and literals are written with ``repr`` or stored in the
+namespace, so no Lean source text ever reaches the generated code verbatim.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from ...values.runtime import Fn, Struct, default_value
+from ...values.types import TCon, TFun, TVar, Type, render_type
+from .. import limits
+from ..builtins import ops, optional
+from ..builtins import registry as breg
+from ..elab import ir
+from ..elab.env import Env
+from ..elab.scope import GlobalDef
+from ..errors import ElabError, Unsupported
+from .freevars import free_vars, pat_vars
+from .quant import find_domain, unbounded_domain
+from .unbounded import domain_code as unbounded_domain_code
+from .unbounded import runtime_helpers as unbounded_helpers
+
+__all__ = ["Compiler"]
+
+# fuel is taken from the budget in blocks; generated code decrements a counter cell
+FUEL_BLOCK = 1024
+
+_SCALAR_EQ = frozenset({"Nat", "Int", "UInt8", "Bool", "Prop", "Char", "String", "Unit", "Float"})
+_SCALAR_ORD = frozenset({"Nat", "Int", "UInt8", "Bool", "Prop", "Char", "String", "Float"})
+_REL_FN = {
+    "lt": ops.rel_lt,
+    "le": ops.rel_le,
+    "gt": ops.rel_gt,
+    "ge": ops.rel_ge,
+    "eq": ops.rel_eq,
+    "ne": ops.rel_ne,
+    "beq": ops.rel_eq,
+    "bne": ops.rel_ne,
+}
+_PY_REL = {"lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+
+
+def _name(t: Type) -> str | None:
+    return t.name if isinstance(t, TCon) else None
+
+
+class Compiler:
+    """Owns the namespace of one program and compiles globals into it on demand."""
+
+    def __init__(self, env: Env, ns: dict[str, Any]) -> None:
+        self.env = env
+        self.ns = ns
+        self.consts: dict[Any, str] = {}
+        self.nconst = 0
+        self.compiled: set[str] = set()
+        self.pending: list[GlobalDef] = []
+        self.sources: list[str] = []  # generated code, for debugging
+        ns["_unbounded"] = unbounded_domain
+        ns.update(unbounded_helpers())
+        ns.setdefault("_memos", [])
+        ns["_MISS"] = _MISS
+        cell = [0]
+        ns["_F"] = cell
+
+        def refuel() -> None:
+            limits.charge(FUEL_BLOCK)
+            cell[0] = FUEL_BLOCK - 1
+
+        ns["_refuel"] = refuel
+        self.hoisted: list[str] = []
+
+    # -------------------------------------------------------------- namespace
+    def const(self, value: Any, key: Any = None) -> str:
+        k = key if key is not None else ("id", id(value))
+        name = self.consts.get(k)
+        if name is None:
+            self.nconst += 1
+            name = f"k_{self.nconst}"
+            self.consts[k] = name
+            self.ns[name] = value
+        return name
+
+    def builtin_impl(self, name: str) -> str:
+        b = breg.lookup(name)
+        if b is None:
+            raise Unsupported(f"builtin {name} is not available")
+        return self.const(b.impl, ("bltn", name))
+
+    def default_of(self, t: Type) -> Any:
+        try:
+            return default_value(t, self.struct_defaults())
+        except TypeError as exc:
+            raise Unsupported(f"no default value for type {_show(t)}: {exc}") from None
+
+    def struct_defaults(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name, sd in self.env.structs.items():
+            if not sd.inhabited:
+                continue
+            try:
+                out[name] = Struct(name, tuple((fn, default_value(ft, out)) for fn, ft in sd.fields))
+            except TypeError:
+                continue
+        return out
+
+    def default_const(self, t: Type) -> str:
+        return self.const(self.default_of(t), ("default", t))
+
+    # --------------------------------------------------------------- globals
+    def need(self, g: GlobalDef) -> None:
+        if g.key not in self.compiled:
+            self.compiled.add(g.key)
+            self.pending.append(g)
+
+    def compile_global(self, g: GlobalDef) -> None:
+        self.need(g)
+        self.drain()
+
+    def drain(self) -> None:
+        while self.pending:
+            cur = self.pending.pop()
+            if cur.state != "done":
+                self.env.signature(cur, None)
+            self.hoisted = []
+            src = self.gen_global(cur)
+            self.exec_src(src, cur.name)
+
+    def exec_src(self, src: str, what: str) -> None:
+        if self.hoisted:
+            src = "\n".join(self.hoisted) + "\n" + src
+            self.hoisted = []
+        self.sources.append(src)
+        try:
+            code = compile(src, f"<lean {what}>", "exec")
+        except (SyntaxError, RecursionError, MemoryError) as exc:  # absurd nesting or a generator bug
+            raise Unsupported(f"could not compile '{what}': {type(exc).__name__}: {exc}") from None
+        exec(code, self.ns)
+
+    def gen_global(self, g: GlobalDef) -> str:
+        memo = None
+        ptypes = [t for _, t in g.params]
+        if _wants_memo(g.body, ("glob", g.key), ptypes):
+            memo = f"m_{g.pyname}"
+            self.ns[memo] = {}
+            self.ns["_memos"].append(self.ns[memo])
+        lines = gen_function(self, g.pyname, g.param_pynames, g.body, 0, ("glob", g.key), True, memo, set())
+        return "\n".join(lines) + "\n"
+
+    def compile_expr_fn(self, node: ir.Node, name: str) -> str:
+        """A zero-argument Python function evaluating ``node`` (for test-input lambdas)."""
+        self.hoisted = []
+        fg = FnGen(self, 1)
+        fg.prepare(node)
+        e = fg.ex(node)
+        fg.emit(f"return {e}")
+        self.exec_src("\n".join([f"def {name}():", *fg.lines]) + "\n", "input")
+        self.drain()
+        return name
+
+
+def _simple(e: str) -> bool:
+    """An identifier or an integer literal: safe to evaluate twice."""
+    return e.isidentifier() or e.isdigit()
+
+
+def _show(t: Type) -> str:
+    try:
+        return render_type(t)
+    except Exception:
+        return str(t)
+
+
+def _contains(t: Type, pred: Callable[[TCon], bool]) -> bool:
+    if isinstance(t, TCon):
+        return pred(t) or any(_contains(a, pred) for a in t.args)
+    if isinstance(t, TFun):
+        return _contains(t.arg, pred) or _contains(t.res, pred)
+    return False
+
+
+class FnGen:
+    """Emits the body of one Python function."""
+
+    def __init__(self, comp: Compiler, indent: int) -> None:
+        self.c = comp
+        self.lines: list[str] = []
+        self.ind = indent
+        self.rebound: set[str] = set()
+        self.tail: tuple[tuple[str, str], list[str]] | None = None
+
+    # ----------------------------------------------------------- plumbing
+    def emit(self, s: str) -> None:
+        self.lines.append("    " * self.ind + s)
+
+    def tick(self) -> None:
+        """Charge one unit of fuel (a cheap counter; the budget is charged in blocks)."""
+        self.emit("_F[0] -= 1")
+        self.emit("if _F[0] < 0: _refuel()")
+
+    def sub(self, fn: Callable[[], str]) -> tuple[list[str], str]:
+        saved = self.lines
+        self.lines = []
+        self.ind += 1
+        try:
+            r = fn()
+        finally:
+            out = self.lines
+            self.lines = saved
+            self.ind -= 1
+        return out, r
+
+    def tmp(self, hint: str = "t") -> str:
+        return self.c.env.names.new(hint, "t")
+
+    def prepare(self, body: Any) -> None:
+        """Find the names this function rebinds (loop bodies, mutable variables)."""
+        counts: dict[str, int] = {}
+        _rebinds(body, False, self.rebound, counts)
+        self.rebound |= {k for k, v in counts.items() if v > 1}
+
+    def simple(self, e: str) -> str:
+        """Bind a non-trivial expression to a temporary (for multiple use)."""
+        if e.isidentifier():
+            return e
+        t = self.tmp()
+        self.emit(f"{t} = {e}")
+        return t
+
+    def gen_tail(self, n: ir.Node) -> None:
+        """Emit ``n`` in tail position of a self-recursive function compiled as a loop."""
+        assert self.tail is not None
+        self_ref, params = self.tail
+        while isinstance(n, ir.Postponed):
+            assert n.node is not None
+            n = n.node
+        if _is_self_call(n, self_ref, len(params)):
+            assert isinstance(n, ir.Call)
+            vals = [self.ex(a) for a in n.args]
+            if params:
+                self.emit(f"{', '.join(params)} = {', '.join(vals)}")
+            self.emit("continue")
+            return
+        if isinstance(n, ir.If):
+            c = self.ex(n.cond)
+            self.emit(f"if {c}:")
+            self.ind += 1
+            self.gen_tail(n.then)
+            self.ind -= 1
+            self.emit("else:")
+            self.ind += 1
+            self.gen_tail(n.els)
+            self.ind -= 1
+            return
+        if isinstance(n, ir.Let):
+            self.emit(f"{n.name} = {self.ex(n.value)}")
+            self.gen_tail(n.body)
+            return
+        if isinstance(n, ir.LetFun):
+            self.letfun_defs(n)
+            self.gen_tail(n.body)
+            return
+        if isinstance(n, ir.Match):
+            self.match(n.discrs, n.arms, stmts=False, tail=True)
+            return
+        self.emit(f"return {self.ex(n)}")
+
+    # --------------------------------------------------------- expressions
+    def ex(self, n: ir.Node) -> str:
+        m = getattr(self, "x_" + type(n).__name__, None)
+        if m is None:
+            raise Unsupported(f"cannot compile {type(n).__name__}")
+        return m(n)
+
+    def x_Postponed(self, n: ir.Postponed) -> str:
+        if n.node is None:
+            raise ElabError("unresolved postponed term")
+        return self.ex(n.node)
+
+    def x_Var(self, n: ir.Var) -> str:
+        return n.name
+
+    def x_Lit(self, n: ir.Lit) -> str:
+        v = n.value
+        if v is None or v is True or v is False:
+            return repr(v)
+        if type(v) is int or type(v) is str:
+            return repr(v)
+        if type(v) is tuple and not v:
+            return "()"
+        return self.c.const(v, ("lit", type(v).__name__, repr(v)))
+
+    def x_Num(self, n: ir.Num) -> str:
+        t = n.ty
+        name = _name(t)
+        if name in ("Nat", "Int"):
+            if n.text is not None:
+                raise ElabError(f"scientific literal {n.text} of type {name}")
+            return repr(int(n.value))
+        if name == "UInt8":
+            return repr(int(n.value) % 256)
+        if name == "Float":
+            val = ops.float_of_literal(n.text) if n.text is not None else ops.float_of_nat(n.value)
+            return self.c.const(val, ("float", repr(val)))
+        raise ElabError(f"numeral of type {_show(t)}")
+
+    def x_Glob(self, n: ir.Glob) -> str:
+        g = self.c.env.by_key[n.key]
+        self.c.need(g)
+        if g.arity == 0:
+            return f"{g.pyname}()"
+        return f"_Fn({g.arity}, {g.pyname})"
+
+    def x_Bltn(self, n: ir.Bltn) -> str:
+        b = breg.lookup(n.name)
+        if b is None:
+            raise Unsupported(f"builtin {n.name} is not available")
+        impl = b.impl
+        dflt: Any = optional.NO_DEFAULT
+        if b.inhabited is not None:
+            assert n.inst is not None
+            dflt = self.c.default_of(n.inst)
+            impl = functools.partial(impl, dflt)
+            key: Any = ("bfn", n.name, n.inst)
+        else:
+            key = ("bfn", n.name)
+        required = optional.required_arity(b)
+        if b.arity == 0:
+            return f"{self.c.const(impl, ('bimpl', key))}()"
+        if required < b.arity:
+            if required == 0:
+                return f"{self.c.const(lambda: optional.invoke(b, (), dflt), ('bimpl0', key))}()"
+            fn = Fn(required, lambda *a: optional.invoke(b, a, dflt), n.name)
+            return self.c.const(fn, key)
+        return self.c.const(Fn(b.arity, impl, n.name), key)
+
+    def x_LocalFn(self, n: ir.LocalFn) -> str:
+        return f"_Fn({n.arity}, {n.name})"
+
+    def x_Call(self, n: ir.Call) -> str:
+        t = n.target
+        if isinstance(t, ir.Bltn) and any(isinstance(a, ir.BDefault) for a in n.args):
+            return self.call_with_defaults(t, n.args)
+        args = [self.ex(a) for a in n.args]
+        if isinstance(t, ir.Glob):
+            g = self.c.env.by_key[t.key]
+            self.c.need(g)
+            return f"{g.pyname}({', '.join(args)})"
+        if isinstance(t, ir.Bltn):
+            b = breg.lookup(t.name)
+            if b is None:
+                raise Unsupported(f"builtin {t.name} is not available")
+            f = self.c.builtin_impl(t.name)
+            if b.inhabited is not None:
+                assert t.inst is not None
+                args = [self.c.default_const(t.inst), *args]
+            return f"{f}({', '.join(args)})"
+        if isinstance(t, ir.LocalFn):
+            return f"{t.name}({', '.join(args)})"
+        raise Unsupported("call of an unknown target")
+
+    def call_with_defaults(self, t: ir.Bltn, nargs: list[ir.Node]) -> str:
+        b = breg.lookup(t.name)
+        if b is None:
+            raise Unsupported(f"builtin {t.name} is not available")
+        info = optional.param_info(t.name)
+        assert info is not None
+        vals: list[str] = []
+        for a in nargs:
+            if isinstance(a, ir.BDefault):
+                d = self.c.const(info.defaults[a.k], ("bdefault", t.name, a.k))
+                prev = "".join(f"{v}, " for v in vals)
+                vals.append(self.simple(f"{d}(({prev}))"))
+            else:
+                vals.append(self.simple(self.ex(a)))
+        f = self.c.builtin_impl(t.name)
+        if b.inhabited is not None:
+            assert t.inst is not None
+            vals = [self.c.default_const(t.inst), *vals]
+        return f"{f}({', '.join(vals)})"
+
+    def x_BDefault(self, n: ir.BDefault) -> str:  # pragma: no cover - handled by x_Call
+        raise Unsupported("optional argument outside a call")
+
+    def x_App(self, n: ir.App) -> str:
+        f = self.ex(n.fn)
+        args = [self.ex(a) for a in n.args]
+        return f"_call({f}, {', '.join(args)})"
+
+    # lambdas and local functions
+    def x_Lam(self, n: ir.Lam) -> str:
+        rel = self._rel_lambda(n)
+        if rel is not None:
+            return rel
+        fvs = free_vars(n)
+        k = len(n.params)
+        if not fvs:
+            return self.hoist_lam(n)
+        captured = sorted(fvs & self.rebound)
+        sub = FnGen(self.c, self.ind + 1 + (1 if captured else 0))
+        sub.prepare(n.body)
+        body = sub.ex(n.body)
+        if not sub.lines:
+            lam = f"lambda {', '.join(n.params)}: {body}" if n.params else f"lambda: {body}"
+            if captured:
+                cs = ", ".join(captured)
+                return f"_Fn({k}, (lambda {cs}: ({lam}))({cs}))"
+            return f"_Fn({k}, {lam})"
+        fname = self.tmp("lam")
+        if captured:
+            mk = self.tmp("mk")
+            cs = ", ".join(captured)
+            self.emit(f"def {mk}({cs}):")
+            self.ind += 1
+            self.emit(f"def {fname}({', '.join(n.params)}):")
+            self.lines.extend(sub.lines)
+            self.emit(f"    return {body}")
+            self.emit(f"return {fname}")
+            self.ind -= 1
+            return f"_Fn({k}, {mk}({cs}))"
+        self.emit(f"def {fname}({', '.join(n.params)}):")
+        self.lines.extend(sub.lines)
+        self.emit(f"    return {body}")
+        return f"_Fn({k}, {fname})"
+
+    def hoist_lam(self, n: ir.Lam) -> str:
+        """A closed lambda: built once, at module level."""
+        sub = FnGen(self.c, 1)
+        sub.prepare(n.body)
+        body = sub.ex(n.body)
+        k = len(n.params)
+        name = self.tmp("lamv")
+        if not sub.lines:
+            lam = f"lambda {', '.join(n.params)}: {body}" if n.params else f"lambda: {body}"
+            self.c.hoisted.append(f"{name} = _Fn({k}, {lam})")
+            return name
+        fname = self.tmp("lam")
+        self.c.hoisted.extend([f"def {fname}({', '.join(n.params)}):", *sub.lines, f"    return {body}"])
+        self.c.hoisted.append(f"{name} = _Fn({k}, {fname})")
+        return name
+
+    def _rel_lambda(self, n: ir.Lam) -> str | None:
+        """``(· ≤ ·)`` on scalars: the shared relation functions that builtins run natively."""
+        if len(n.params) != 2:
+            return None
+        b = n.body
+        if not isinstance(b, ir.Prim) or b.op not in _REL_FN or len(b.args) != 2:
+            return None
+        x, y = b.args
+        if not (isinstance(x, ir.Var) and isinstance(y, ir.Var)):
+            return None
+        if (x.name, y.name) != (n.params[0], n.params[1]):
+            return None
+        if _name(b.opty) not in ("Nat", "Int", "Char", "String", "UInt8"):
+            return None
+        return self.c.const(Fn(2, _REL_FN[b.op], b.op), ("relfn", b.op))
+
+    def x_LetFun(self, n: ir.LetFun) -> str:
+        self.letfun_defs(n)
+        return self.ex(n.body)
+
+    def letfun_defs(self, n: ir.LetFun) -> None:
+        group = {fd.name for fd in n.funs}
+        closed = all(not (free_vars(ir.Lam(fd.ty, fd.params, fd.body)) - group) for fd in n.funs)
+        for fd in n.funs:
+            if closed:
+                self.hoist_fundef(fd)
+            else:
+                self.gen_fundef(fd, group)
+
+    def hoist_fundef(self, fd: ir.FunDef) -> None:
+        """A local function that captures nothing: defined once, at module level."""
+        assert fd.body is not None
+        memo = None
+        if fd.charge and _wants_memo(fd.body, ("local", fd.name), _param_types(fd.ty, len(fd.params))):
+            memo = self.tmp("memo")
+            self.c.ns[memo] = {}
+            self.c.ns["_memos"].append(self.c.ns[memo])
+        saved = self.c.hoisted
+        self.c.hoisted = []
+        lines = gen_function(
+            self.c, fd.name, fd.params, fd.body, 0, ("local", fd.name), fd.charge, memo, set()
+        )
+        inner = self.c.hoisted
+        self.c.hoisted = saved
+        self.c.hoisted.extend(inner)
+        self.c.hoisted.extend(lines)
+
+    def gen_fundef(self, fd: ir.FunDef, group: set[str]) -> None:
+        assert fd.body is not None
+        probe = ir.Lam(fd.ty, fd.params, fd.body)
+        captured = sorted((free_vars(probe) - group) & self.rebound)
+        ptypes = _param_types(fd.ty, len(fd.params))
+        memo = None
+        if fd.charge and _wants_memo(fd.body, ("local", fd.name), ptypes):
+            memo = self.tmp("memo")
+        base = self.ind + (1 if captured else 0)
+        lines = gen_function(
+            self.c, fd.name, fd.params, fd.body, base, ("local", fd.name), fd.charge, memo, set(captured)
+        )
+        if captured:
+            mk = self.tmp("mk")
+            cs = ", ".join(captured)
+            self.emit(f"def {mk}({cs}):")
+            self.ind += 1
+            if memo:
+                self.emit(f"{memo} = {{}}")
+            self.lines.extend(lines)
+            self.emit(f"return {fd.name}")
+            self.ind -= 1
+            self.emit(f"{fd.name} = {mk}({cs})")
+            return
+        if memo:
+            self.emit(f"{memo} = {{}}")
+        self.lines.extend(lines)
+
+    def x_Let(self, n: ir.Let) -> str:
+        v = self.ex(n.value)
+        self.emit(f"{n.name} = {v}")
+        return self.ex(n.body)
+
+    def x_If(self, n: ir.If) -> str:
+        c = self.ex(n.cond)
+        a_lines, ae = self.sub(lambda: self.ex(n.then))
+        b_lines, be = self.sub(lambda: self.ex(n.els))
+        if not a_lines and not b_lines:
+            return f"({ae} if {c} else {be})"
+        t = self.tmp()
+        self.emit(f"if {c}:")
+        self.lines.extend(a_lines)
+        self.emit(f"    {t} = {ae}")
+        self.emit("else:")
+        self.lines.extend(b_lines)
+        self.emit(f"    {t} = {be}")
+        return t
+
+    # ------------------------------------------------------------- matching
+    def pat(self, p: ir.Pat, path: str, conds: list[str], binds: list[str]) -> None:
+        if isinstance(p, ir.PVar):
+            binds.append(f"{p.name} = {path}")
+        elif isinstance(p, ir.PWild):
+            return
+        elif isinstance(p, ir.PLit):
+            conds.append(f"{path} == {self.lit_code(p.value, p.ty)}")
+        elif isinstance(p, ir.PCons | ir.PSeq):
+            self.pat_list(p, path, 0, conds, binds)
+        elif isinstance(p, ir.PPair):
+            self.pat(p.fst, f"{path}[0]", conds, binds)
+            self.pat(p.snd, f"{path}[1]", conds, binds)
+        elif isinstance(p, ir.PSome):
+            conds.append(f"{path} is not None")
+            self.pat(p.pat, f"{path}.val", conds, binds)
+        elif isinstance(p, ir.PNone):
+            conds.append(f"{path} is None")
+        elif isinstance(p, ir.PStruct):
+            for i, q in enumerate(p.fields):
+                self.pat(q, f"{path}.fields[{i}][1]", conds, binds)
+        elif isinstance(p, ir.PSucc):
+            conds.append(f"{path} >= {p.k}")
+            self.pat(p.pat, f"({path} - {p.k})", conds, binds)
+        elif isinstance(p, ir.PAs):
+            binds.append(f"{p.name} = {path}")
+            self.pat(p.pat, path, conds, binds)
+        else:  # pragma: no cover
+            raise Unsupported(f"pattern {type(p).__name__}")
+
+    def pat_list(self, p: ir.Pat, base: str, off: int, conds: list[str], binds: list[str]) -> None:
+        if isinstance(p, ir.PCons):
+            conds.append(f"len({base}) > {off}")
+            self.pat(p.head, f"{base}[{off}]", conds, binds)
+            self.pat_list(p.tail, base, off + 1, conds, binds)
+        elif isinstance(p, ir.PSeq):
+            conds.append(f"len({base}) == {off + len(p.elems)}")
+            for i, q in enumerate(p.elems):
+                self.pat(q, f"{base}[{off + i}]", conds, binds)
+        else:
+            self.pat(p, base if off == 0 else f"{base}[{off}:]", conds, binds)
+
+    def lit_code(self, v: Any, t: Type) -> str:
+        if isinstance(v, bool) or v is None:
+            return repr(v)
+        if isinstance(v, int):
+            if _name(t) == "UInt8":
+                return repr(v % 256)
+            return repr(v)
+        if isinstance(v, str):
+            return repr(v)
+        return self.c.const(v, ("lit", repr(v)))
+
+    def x_Match(self, n: ir.Match) -> str:
+        return self.match(n.discrs, n.arms, stmts=False)
+
+    def match(self, discrs: list[ir.Node], arms: list[ir.Arm], stmts: bool, tail: bool = False) -> str:
+        ds = [self.simple(self.ex(d)) for d in discrs]
+        # a single irrefutable arm: no test
+        if len(arms) >= 1:
+            conds0: list[str] = []
+            binds0: list[str] = []
+            for p, d in zip(arms[0].pats, ds):
+                self.pat(p, d, conds0, binds0)
+            if not conds0:
+                for b in binds0:
+                    self.emit(b)
+                if stmts:
+                    self.do_stmts(arms[0].rhs)
+                    return ""
+                if tail:
+                    self.gen_tail(arms[0].rhs)
+                    return ""
+                return self.ex(arms[0].rhs)
+        t = self.tmp()
+        first = True
+        exhaustive = False
+        for arm in arms:
+            conds: list[str] = []
+            binds: list[str] = []
+            for p, d in zip(arm.pats, ds):
+                self.pat(p, d, conds, binds)
+
+            def body(arm: ir.Arm = arm, binds: list[str] = binds) -> str:
+                for b in binds:
+                    self.emit(b)
+                if stmts:
+                    self.do_stmts(arm.rhs)
+                    return ""
+                if tail:
+                    self.gen_tail(arm.rhs)
+                    return ""
+                return self.ex(arm.rhs)
+
+            lines, e = self.sub(body)
+            if conds:
+                self.emit(f"{'if' if first else 'elif'} {' and '.join(conds)}:")
+            else:
+                self.emit("else:" if not first else "if True:")
+            self.lines.extend(lines)
+            if not stmts and not tail:
+                self.emit(f"    {t} = {e}")
+            elif not lines:
+                self.emit("    pass")
+            first = False
+            if not conds:
+                exhaustive = True
+                break
+        if not exhaustive:
+            self.emit("else:")
+            self.emit("    _match_fail()")
+        return t
+
+    # ------------------------------------------------------------- builders
+    def x_MkPair(self, n: ir.MkPair) -> str:
+        return f"({self.ex(n.fst)}, {self.ex(n.snd)})"
+
+    def x_MkSeq(self, n: ir.MkSeq) -> str:
+        if not n.elems:
+            return "()"
+        return "(" + ", ".join(self.ex(e) for e in n.elems) + ",)"
+
+    def x_MkSome(self, n: ir.MkSome) -> str:
+        return f"_Some({self.ex(n.expr)})"
+
+    def x_MkStruct(self, n: ir.MkStruct) -> str:
+        parts = ", ".join(f"({f!r}, {self.ex(v)})" for f, v in n.fields)
+        return f"_Struct({n.name!r}, ({parts},))" if n.fields else f"_Struct({n.name!r}, ())"
+
+    def x_Field(self, n: ir.Field) -> str:
+        e = self.ex(n.expr)
+        if n.kind == "fst":
+            return f"{e}[0]"
+        if n.kind == "snd":
+            return f"{e}[1]"
+        return f"{e}.fields[{n.index}][1]"
+
+    def x_Index(self, n: ir.Index) -> str:
+        c = self.ex(n.coll)
+        i = self.ex(n.index)
+        if n.coll_kind == "map":
+            if n.kind == "?":
+                return f"_hgetq({c}, {i})"
+            return f"_hgetb({c}, {i}, {self.c.default_const(n.ty)})"
+        if n.kind == "?":
+            return f"_getq({c}, {i})"
+        return f"_getb({c}, {i}, {self.c.default_const(n.ty)})"
+
+    def x_Default(self, n: ir.Default) -> str:
+        return self.c.default_const(n.ty)
+
+    def x_ToStr(self, n: ir.ToStr) -> str:
+        v = self.ex(n.arg)
+        t = n.arg.ty
+        if isinstance(t, TVar) or _contains(t, lambda c: c.name in self.c.env.structs and not n.repr):
+            raise Unsupported(f"toString of {_show(t)}")
+        tc = self.c.const(t, ("type", t))
+        return f"{'_torepr' if n.repr else '_tostr'}({v}, {tc})"
+
+    def x_Coe(self, n: ir.Coe) -> str:
+        if n.kind == "some":
+            return f"_Some({self.ex(n.expr)})"
+        return self.ex(n.expr)
+
+    # ------------------------------------------------------------ operators
+    def x_Prim(self, n: ir.Prim) -> str:
+        op = n.op
+        if op in ("and", "or", "implies"):
+            return self.lazy(op, n.args[0], n.args[1])
+        if op == "not":
+            return f"(not {self.ex(n.args[0])})"
+        if op == "iff":
+            a, b = (self.ex(x) for x in n.args)
+            return f"({a} == {b})"
+        if op == "cons":
+            h, tl = (self.ex(x) for x in n.args)
+            return f"(({h},) + {tl})"
+        if op == "mem":
+            x, c = (self.ex(a) for a in n.args)
+            t = n.opty
+            if _name(t) in ("Std.HashSet", "Std.HashMap"):
+                return f"({x} in {c})"
+            elem = t.args[0] if isinstance(t, TCon) and t.args else None
+            if elem is not None and _name(elem) in ("Nat", "Int", "Char", "String", "Bool", "UInt8"):
+                return f"({x} in {c})"
+            return f"_mem({x}, {c})"
+        if op in ("eq", "ne", "beq", "bne"):
+            a, b = (self.ex(x) for x in n.args)
+            code = self.eq_code(a, b, n.opty, user=op in ("beq", "bne"))
+            return code if op in ("eq", "beq") else f"(not {code})"
+        if op in _PY_REL:
+            a, b = (self.ex(x) for x in n.args)
+            t = n.opty
+            if _name(t) in _SCALAR_ORD:
+                return f"({a} {_PY_REL[op]} {b})"
+            if _name(t) is None:
+                raise ElabError(f"cannot compare values of type {_show(t)}")
+            if op == "lt":
+                return f"_lt({a}, {b})"
+            if op == "le":
+                return f"_le({a}, {b})"
+            if op == "gt":
+                return f"_lt({b}, {a})"
+            return f"_le({b}, {a})"
+        return self.arith(n)
+
+    def lazy(self, op: str, x: ir.Node, y: ir.Node) -> str:
+        a = self.ex(x)
+        lines, b = self.sub(lambda: self.ex(y))
+        if not lines:
+            if op == "and":
+                return f"({a} and {b})"
+            if op == "or":
+                return f"({a} or {b})"
+            return f"((not {a}) or {b})"
+        t = self.tmp()
+        if op == "implies":
+            self.emit(f"{t} = not {a}")
+            self.emit(f"if not {t}:")
+        else:
+            self.emit(f"{t} = {a}")
+            self.emit(f"if {t}:" if op == "and" else f"if not {t}:")
+        self.lines.extend(lines)
+        self.emit(f"    {t} = {b}")
+        return t
+
+    def eq_code(self, a: str, b: str, t: Type, user: bool) -> str:
+        name = _name(t)
+        if name in _SCALAR_EQ:
+            return f"({a} == {b})"
+        env = self.c.env
+        if user and name is not None and name in env.structs:
+            g = env.user_beq(name)
+            if g is not None:
+                self.c.need(g)
+                return f"{g.pyname}({a}, {b})"
+        if _contains(t, lambda c: c.name in env.structs and env.structs[c.name].beq_key is not None):
+            if user:
+                raise Unsupported("== on a container of a structure with a user BEq instance")
+        if isinstance(t, TFun):
+            raise ElabError("equality of functions is not decidable")
+        if isinstance(t, TVar) or _contains(t, lambda c: c.name == "Float"):
+            return f"_beq({a}, {b})"
+        return f"({a} == {b})"
+
+    def arith(self, n: ir.Prim) -> str:
+        op = n.op
+        t = n.opty
+        name = _name(t)
+        args = [self.ex(x) for x in n.args]
+        if op == "neg":
+            if name in ("Int", "Float"):
+                return f"(-{args[0]})"
+            raise ElabError(f"negation on {_show(t)}")
+        a, b = args
+        rhs = n.args[1]
+        lit = rhs.value if isinstance(rhs, ir.Num) and rhs.text is None and rhs.value > 0 else None
+        if lit is not None and name in ("Nat", "Int") and op in ("div", "mod"):
+            # a positive constant divisor: Python's floor division and remainder agree with Lean's
+            return f"({a} // {lit})" if op == "div" else f"({a} % {lit})"
+        if name == "Nat" and op == "sub" and _simple(a) and _simple(b):
+            return f"({a} - {b} if {a} > {b} else 0)"
+        if op == "append":
+            if name in ("List", "Array", "String"):
+                return f"({a} + {b})"
+            raise ElabError(f"++ on {_show(t)}")
+        if name == "Nat":
+            return {
+                "add": f"({a} + {b})",
+                "sub": f"_nsub({a}, {b})",
+                "mul": f"({a} * {b})",
+                "div": f"_ndiv({a}, {b})",
+                "mod": f"_nmod({a}, {b})",
+                "pow": f"_npow({a}, {b})",
+                "land": f"({a} & {b})",
+                "lor": f"({a} | {b})",
+                "xor": f"({a} ^ {b})",
+                "shl": f"_nshl({a}, {b})",
+                "shr": f"({a} >> {b})",
+            }[op]
+        if name == "Int":
+            r = {
+                "add": f"({a} + {b})",
+                "sub": f"({a} - {b})",
+                "mul": f"({a} * {b})",
+                "div": f"_idiv({a}, {b})",
+                "mod": f"_imod({a}, {b})",
+                "pow": f"_npow({a}, {b})",
+            }.get(op)
+            if r is None:
+                raise ElabError(f"operator {op} on Int")
+            return r
+        if name == "Float":
+            r = {
+                "add": f"({a} + {b})",
+                "sub": f"({a} - {b})",
+                "mul": f"({a} * {b})",
+                "div": f"_fdiv({a}, {b})",
+                "pow": f"_fpow({a}, {b})",
+            }.get(op)
+            if r is None:
+                raise ElabError(f"operator {op} on Float")
+            return r
+        if name == "UInt8":
+            r = {
+                "add": f"_u8add({a}, {b})",
+                "sub": f"_u8sub({a}, {b})",
+                "mul": f"_u8mul({a}, {b})",
+                "div": f"_u8div({a}, {b})",
+                "mod": f"_u8mod({a}, {b})",
+                "land": f"({a} & {b})",
+                "lor": f"({a} | {b})",
+                "xor": f"({a} ^ {b})",
+            }.get(op)
+            if r is None:
+                raise ElabError(f"operator {op} on UInt8")
+            return r
+        raise ElabError(f"operator {op} on {_show(t)}")
+
+    # ---------------------------------------------------------- quantifiers
+    def x_Quant(self, n: ir.Quant) -> str:
+        d = find_domain(n)
+        if d.kind == "members":
+            assert d.coll is not None
+            c = self.ex(d.coll)
+            if _name(d.coll.ty) == "Std.HashMap":
+                c = f"_qkeys({c})"
+            dom = c
+        elif d.kind == "points":
+            assert d.points is not None
+            dom = "(" + ", ".join(self.ex(p) for p in d.points) + ",)"
+        elif d.kind == "range":
+            assert d.hi is not None
+            hi = self.ex(d.hi)
+            if d.hi_incl:
+                hi = f"{hi} + 1"
+            if d.lo is None:
+                lo = "0"
+            else:
+                lo = self.ex(d.lo)
+                if d.lo_strict:
+                    lo = f"{lo} + 1"
+                if _name(n.var_ty) == "Nat":
+                    lo = f"max(0, {lo})"
+            dom = f"range({lo}, {hi})"
+        else:
+            dom = unbounded_domain_code(self, n)
+            if dom is None:
+                kc = self.c.const(n.var_ty, ("type", n.var_ty))
+                dom = f"_unbounded({n.kind!r}, {kc}, {d.reason!r})"
+        t = self.tmp("q")
+        forall = n.kind == "∀"
+        self.emit(f"{t} = {forall!r}")
+        self.emit(f"for {n.var} in {dom}:")
+        self.ind += 1
+        self.tick()
+        # a binder-bounded ``∃ i < n`` has its relation as part of the domain only
+        be = self.ex(n.body)
+        if forall:
+            self.emit(f"if not {be}:")
+            self.emit(f"    {t} = False")
+        else:
+            self.emit(f"if {be}:")
+            self.emit(f"    {t} = True")
+        self.emit("    break")
+        self.ind -= 1
+        return t
+
+    # ------------------------------------------------------------- do blocks
+    def x_DoBlock(self, n: ir.DoBlock) -> str:
+        name = self.tmp("do")
+        captured = sorted(free_vars(n) & self.rebound)
+        sub = FnGen(self.c, self.ind + 1)
+        sub.prepare(n.stmts)
+        sub.do_stmts(n.stmts)
+        sub.emit("return ()")
+        if captured:
+            cs = ", ".join(captured)
+            self.emit(f"def {name}({cs}):")
+            self.lines.extend(sub.lines)
+            return f"{name}({cs})"
+        self.emit(f"def {name}():")
+        self.lines.extend(sub.lines)
+        return f"{name}()"
+
+    def block(self, ss: list[Any]) -> None:
+        before = len(self.lines)
+        self.ind += 1
+        self.do_stmts(ss)
+        if len(self.lines) == before:
+            self.emit("pass")
+        self.ind -= 1
+
+    def do_stmts(self, ss: list[Any]) -> None:
+        for s in ss:
+            if isinstance(s, ir.DLet):
+                self.emit(f"{s.name} = {self.ex(s.value)}")
+            elif isinstance(s, ir.DLetPat):
+                v = self.simple(self.ex(s.value))
+                conds: list[str] = []
+                binds: list[str] = []
+                self.pat(s.pat, v, conds, binds)
+                if conds:
+                    self.emit(f"if not ({' and '.join(conds)}):")
+                    self.emit("    _match_fail()")
+                for b in binds:
+                    self.emit(b)
+            elif isinstance(s, ir.DFor):
+                self.gen_for(s)
+            elif isinstance(s, ir.DWhile):
+                self.emit("while True:")
+                self.ind += 1
+                self.tick()
+                if s.cond is not None:
+                    c = self.ex(s.cond)
+                    self.emit(f"if not {c}:")
+                    self.emit("    break")
+                self.ind -= 1
+                self.block(s.body)
+            elif isinstance(s, ir.DIf):
+                c = self.ex(s.cond)
+                self.emit(f"if {c}:")
+                self.block(s.then)
+                if s.els:
+                    self.emit("else:")
+                    self.block(s.els)
+            elif isinstance(s, ir.DMatch):
+                self.match(s.discrs, s.arms, stmts=True)
+            elif isinstance(s, ir.DReturn):
+                self.emit(f"return {self.ex(s.value)}")
+            elif isinstance(s, ir.DBreak):
+                self.emit("break")
+            elif isinstance(s, ir.DContinue):
+                self.emit("continue")
+            elif isinstance(s, ir.DEval):
+                self.emit(self.ex(s.value))
+            else:  # pragma: no cover
+                raise Unsupported(f"do statement {type(s).__name__}")
+
+    def gen_for(self, s: ir.DFor) -> None:
+        if s.range is not None:
+            lo, hi, step = s.range
+            los, his = self.ex(lo), self.ex(hi)
+            if step is not None:
+                st = self.simple(self.ex(step))
+                self.emit(f"if {st} == 0:")
+                self.emit("    _match_fail()")
+                it = f"range({los}, {his}, {st})"
+            else:
+                it = f"range({los}, {his})"
+        else:
+            assert s.iterable is not None
+            it = self.ex(s.iterable)
+            if _name(s.iterable.ty) == "Std.HashMap":
+                it = f"{it}.items()"
+        if isinstance(s.pat, ir.PVar):
+            self.emit(f"for {s.pat.name} in {it}:")
+            self.ind += 1
+            self.tick()
+        else:
+            v = self.tmp("it")
+            self.emit(f"for {v} in {it}:")
+            self.ind += 1
+            self.tick()
+            conds: list[str] = []
+            binds: list[str] = []
+            self.pat(s.pat, v, conds, binds)
+            if conds:
+                self.emit(f"if not ({' and '.join(conds)}):")
+                self.emit("    _match_fail()")
+            for b in binds:
+                self.emit(b)
+        self.ind -= 1
+        self.block(s.body)
+
+
+class _Miss:
+    __slots__ = ()
+
+
+_MISS = _Miss()
+_MEMO_CAP = 200_000
+
+
+def gen_function(
+    c: Compiler,
+    name: str,
+    params: list[str],
+    body: ir.Node,
+    indent: int,
+    self_ref: tuple[str, str],
+    charge: bool,
+    memo: str | None,
+    extra_rebound: set[str],
+) -> list[str]:
+    """Source lines of ``def name(params)`` at ``indent``, with self tail calls turned into a loop
+    and, for branching recursion, a memo table (Lean functions are pure)."""
+    impl = f"{name}__impl" if memo else name
+    fg = FnGen(c, indent + 1)
+    tail = _has_self_tail_call(body, self_ref, len(params))
+    if tail:
+        fg.rebound |= set(params)
+        counts: dict[str, int] = {}
+        _rebinds(body, True, fg.rebound, counts)
+        fg.rebound |= extra_rebound
+        fg.emit("while True:")
+        fg.ind += 1
+        if charge:
+            fg.tick()
+        fg.tail = (self_ref, params)
+        fg.gen_tail(body)
+        fg.ind -= 1
+    else:
+        fg.prepare(body)
+        fg.rebound |= extra_rebound
+        if charge:
+            fg.tick()
+        e = fg.ex(body)
+        fg.emit(f"return {e}")
+    pad = "    " * indent
+    out = [f"{pad}def {impl}({', '.join(params)}):", *fg.lines]
+    if memo:
+        key = (
+            params[0]
+            if len(params) == 1
+            else "(" + ", ".join(params) + ("," if len(params) == 1 else "") + ")"
+        )
+        if not params:
+            key = "()"
+        out += [
+            f"{pad}def {name}({', '.join(params)}):",
+            f"{pad}    _k = {key}",
+            f"{pad}    _r = {memo}.get(_k, _MISS)",
+            f"{pad}    if _r is _MISS:",
+            f"{pad}        _r = {impl}({', '.join(params)})",
+            f"{pad}        if len({memo}) < {_MEMO_CAP}:",
+            f"{pad}            {memo}[_k] = _r",
+            f"{pad}    return _r",
+        ]
+    return out
+
+
+def _is_self_call(n: Any, self_ref: tuple[str, str], arity: int) -> bool:
+    if not isinstance(n, ir.Call) or len(n.args) != arity:
+        return False
+    t = n.target
+    if self_ref[0] == "glob":
+        return isinstance(t, ir.Glob) and t.key == self_ref[1]
+    return isinstance(t, ir.LocalFn) and t.name == self_ref[1]
+
+
+def _has_self_tail_call(n: Any, self_ref: tuple[str, str], arity: int) -> bool:
+    while isinstance(n, ir.Postponed):
+        n = n.node
+    if _is_self_call(n, self_ref, arity):
+        return True
+    if isinstance(n, ir.If):
+        return _has_self_tail_call(n.then, self_ref, arity) or _has_self_tail_call(n.els, self_ref, arity)
+    if isinstance(n, ir.Match):
+        return any(_has_self_tail_call(a.rhs, self_ref, arity) for a in n.arms)
+    if isinstance(n, ir.Let | ir.LetFun):
+        return _has_self_tail_call(n.body, self_ref, arity)
+    return False
+
+
+def _count_self_calls(n: Any, self_ref: tuple[str, str], in_lam: bool, acc: list[int]) -> None:
+    if n is None:
+        return
+    t = type(n)
+    if t is list or t is tuple:
+        for x in n:
+            _count_self_calls(x, self_ref, in_lam, acc)
+        return
+    if t is ir.Call:
+        tg = n.target
+        if (self_ref[0] == "glob" and isinstance(tg, ir.Glob) and tg.key == self_ref[1]) or (
+            self_ref[0] == "local" and isinstance(tg, ir.LocalFn) and tg.name == self_ref[1]
+        ):
+            acc[0] += 2 if in_lam else 1
+    if t is ir.Lam:
+        _count_self_calls(n.body, self_ref, True, acc)
+        return
+    if hasattr(n, "__dataclass_fields__") and t.__module__.endswith("elab.ir"):
+        for f in n.__dataclass_fields__:
+            v = getattr(n, f)
+            if isinstance(v, list | tuple) or hasattr(v, "__dataclass_fields__"):
+                _count_self_calls(v, self_ref, in_lam, acc)
+
+
+_HASHABLE_SAFE = frozenset(
+    {
+        "Nat",
+        "Int",
+        "Bool",
+        "Prop",
+        "Char",
+        "String",
+        "UInt8",
+        "Unit",
+        "List",
+        "Array",
+        "Option",
+        "Prod",
+        "Proof",
+    }
+)
+
+
+def _memo_safe(t: Type) -> bool:
+    """Values of ``t`` are equal in Python exactly when they are the same Lean value (no Float ±0)."""
+    if isinstance(t, TCon):
+        return t.name in _HASHABLE_SAFE and all(_memo_safe(a) for a in t.args)
+    return False
+
+
+def _wants_memo(body: Any, self_ref: tuple[str, str], ptypes: list[Type]) -> bool:
+    if not ptypes or not all(_memo_safe(t) for t in ptypes):
+        return False
+    acc = [0]
+    _count_self_calls(body, self_ref, False, acc)
+    return acc[0] >= 2
+
+
+def _param_types(t: Type, n: int) -> list[Type]:
+    out = []
+    for _ in range(n):
+        if not isinstance(t, TFun):
+            return []
+        out.append(t.arg)
+        t = t.res
+    return out
+
+
+def _rebinds(n: Any, in_loop: bool, acc: set[str], counts: dict[str, int]) -> None:
+    """Names (re)bound inside loops or bound several times, not entering nested functions."""
+    if n is None:
+        return
+    t = type(n)
+    if t is list or t is tuple:
+        for x in n:
+            _rebinds(x, in_loop, acc, counts)
+        return
+    if t is ir.Lam or t is ir.DoBlock:
+        return  # separate Python functions
+    if t is ir.LetFun:
+        for f in n.funs:
+            counts[f.name] = counts.get(f.name, 0) + 1
+            if in_loop:
+                acc.add(f.name)
+        _rebinds(n.body, in_loop, acc, counts)
+        return
+
+    def bind(name: str) -> None:
+        counts[name] = counts.get(name, 0) + 1
+        if in_loop:
+            acc.add(name)
+
+    if t is ir.Let:
+        bind(n.name)
+        _rebinds(n.value, in_loop, acc, counts)
+        _rebinds(n.body, in_loop, acc, counts)
+        return
+    if t is ir.DLet:
+        bind(n.name)
+        _rebinds(n.value, in_loop, acc, counts)
+        return
+    if t is ir.DLetPat:
+        for v in pat_vars(n.pat):
+            bind(v)
+        _rebinds(n.value, in_loop, acc, counts)
+        return
+    if t is ir.DFor:
+        for v in pat_vars(n.pat):
+            bind(v)
+            acc.add(v)
+        _rebinds(n.iterable, in_loop, acc, counts)
+        _rebinds(n.body, True, acc, counts)
+        return
+    if t is ir.DWhile:
+        _rebinds(n.cond, True, acc, counts)
+        _rebinds(n.body, True, acc, counts)
+        return
+    if t is ir.Quant:
+        bind(n.var)
+        acc.add(n.var)
+        _rebinds(n.body, True, acc, counts)
+        return
+    if t is ir.Match or t is ir.DMatch:
+        _rebinds(n.discrs, in_loop, acc, counts)
+        for arm in n.arms:
+            for p in arm.pats:
+                for v in pat_vars(p):
+                    bind(v)
+            _rebinds(arm.rhs, in_loop, acc, counts)
+        return
+    if hasattr(n, "__dataclass_fields__") and t.__module__.endswith("elab.ir"):
+        for f in n.__dataclass_fields__:
+            v = getattr(n, f)
+            if isinstance(v, list | tuple) or hasattr(v, "__dataclass_fields__"):
+                _rebinds(v, in_loop, acc, counts)

@@ -1,0 +1,1 @@
+"""The input-expansion stage: seeds → type-aware mutants → precondition classification → outputs."""

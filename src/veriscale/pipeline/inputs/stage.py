@@ -1,0 +1,286 @@
+"""The input-expansion stage: per task, seeds → mutants → classification → expected outputs.
+
+``expand_task`` does one task in memory and returns its result document;
+``run_inputs_job`` is the worker entry point (reads the task, builds the engine
+and, when configured, the model runner); ``run_inputs_stage`` drives a whole
+benchmark over a run directory with an executor, writing
+``<run>/inputs/<task_id>.json`` atomically as each task finishes and marking
+it done in the ledger.
+
+Result document (one per task)::
+
+    {"task_id", "stage": "inputs", "config": <fingerprint>,
+     "params": [{"name", "type"}], "return_type",
+     "counts": {"seeds": {"original", "reject", "llm-seed"}, "mutants", "candidates",
+                "expected", "unexpected", "excluded": {reason: n}, "duplicate_seeds",
+                "duplicates", "original_output_mismatch"},
+     "expected":   [{"id", "input": {param: json}, "output": json, "provenance": {...}}],
+     "unexpected": [{"id", "input": {param: json}, "provenance": {...}}],
+     "excluded_examples": {reason: [[candidate id, engine message], ...]},
+     "llm": {...}  (only when a model was asked)}
+
+Provenance is ``{"origin": "original" | "reject" | "llm-seed" | "mutation", ...}``
+with the row index for originals and rejects (and whether the engine output of
+an original test equals the stored expected output), the item index and round
+for model seeds, and the parent's id and the number of steps for mutants.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ...benchmarks.verina import Task, discover_task_dirs, read_task
+from ...engines.base import Engine
+from ...values import codec
+from ...values.codec import DecodeError
+from ...values.types import render_type
+from ..config import PipelineConfig, stable_seed
+from ..executor import Executor
+from ..rundir import FAILED, RunDir
+from .classify import classify
+from .mutate import Candidate, Mutator, input_key
+from .outputs import expected_outputs
+from .seeds import collect_seeds, task_params
+
+if TYPE_CHECKING:
+    from ...llm.config import LLMConfig
+    from ...llm.runner import ModelRunner
+
+__all__ = [
+    "STAGE",
+    "InputsJob",
+    "StageReport",
+    "TaskOutput",
+    "expand_task",
+    "make_engine",
+    "run_inputs_job",
+    "run_inputs_stage",
+    "select_task_dirs",
+]
+
+STAGE = "inputs"
+
+
+def make_engine(config: PipelineConfig) -> Engine:
+    from ...engines.native import NativeEngine
+    from ...lean.limits import Limits
+
+    return NativeEngine(limits=Limits(fuel=config.engine.fuel, seconds=config.engine.seconds))
+
+
+def _input_json(task: Task, values: dict[str, Any]) -> dict[str, Any]:
+    return {name: codec.to_json(t, values[name], structs=task.structs) for name, t in task_params(task)}
+
+
+def _stored_match(task: Task, cand: Candidate, got: Any) -> bool | None:
+    """Whether an original test's engine output equals its stored expected output (None: undecodable)."""
+    from ...evaluate.compare import outputs_match
+
+    try:
+        stored = task.tests[cand.index or 0].decode_expected(task, cand.index)
+    except DecodeError:
+        return None
+    return outputs_match(task.signature.return_type, got, stored)
+
+
+def expand_task(
+    task: Task, config: PipelineConfig, engine: Engine, runner: ModelRunner | None = None
+) -> dict[str, Any]:
+    """Expand one task's inputs; the returned document is what ``inputs/<task>.json`` holds."""
+    params = task_params(task)
+    seen: set[str] = set()
+    seeds = collect_seeds(task, config.inputs.seeds, runner, seen)
+
+    rng = random.Random(stable_seed(config.seed, task.id, "mutation"))
+    mutator = Mutator(params, task.structs, rng, config.inputs.mutation)
+    for s in seeds.candidates:
+        mutator.harvest(s.values)
+    mutants: list[Candidate] = []
+    for s in seeds.candidates:
+        mutants.extend(mutator.mutants(s, seen))
+    candidates = seeds.candidates + mutants
+
+    te = engine.for_task(task)
+    cls = classify(te, candidates)
+    outs = expected_outputs(te, task.signature.return_type, cls.expected, task.structs)
+
+    excluded: Counter[str] = Counter()
+    excluded.update(seeds.excluded)
+    excluded.update(cls.excluded)
+    excluded.update(outs.excluded)
+
+    expected_rows: list[dict[str, Any]] = []
+    mismatches = 0
+    for cand, value, js in outs.cases:
+        prov = cand.provenance()
+        if cand.origin == "original":
+            match = _stored_match(task, cand, value)
+            prov["stored_match"] = match
+            mismatches += match is False
+        expected_rows.append(
+            {"id": cand.id, "input": _input_json(task, cand.values), "output": js, "provenance": prov}
+        )
+    unexpected_rows = [
+        {"id": c.id, "input": _input_json(task, c.values), "provenance": c.provenance()}
+        for c in cls.unexpected
+    ]
+    emitted = [c for c, _, _ in outs.cases] + cls.unexpected
+    duplicates = len(emitted) - len({input_key(params, c.values, task.structs) for c in emitted})
+
+    counts: dict[str, Any] = {
+        "seeds": seeds.counts(),
+        "mutants": len(mutants),
+        "candidates": len(candidates),
+        "expected": len(expected_rows),
+        "unexpected": len(unexpected_rows),
+        "excluded": dict(sorted(excluded.items())),
+        "duplicate_seeds": seeds.duplicates,
+        "duplicates": duplicates,
+        "original_output_mismatch": mismatches,
+    }
+    doc: dict[str, Any] = {
+        "task_id": task.id,
+        "stage": STAGE,
+        "config": config.fingerprint(),
+        "params": [{"name": n, "type": render_type(t)} for n, t in params],
+        "return_type": render_type(task.signature.return_type),
+        "counts": counts,
+        "expected": expected_rows,
+        "unexpected": unexpected_rows,
+        "excluded_examples": dict(sorted({**cls.examples, **outs.examples}.items())),
+    }
+    if seeds.llm:
+        doc["llm"] = seeds.llm
+    return doc
+
+
+# ---------------------------------------------------------------- worker side
+
+
+@dataclass(frozen=True, slots=True)
+class InputsJob:
+    task_dir: str
+    config: dict[str, Any]
+    llm_config: dict[str, Any] | None = None  # None: no model-driven seeds
+
+
+@dataclass(slots=True)
+class TaskOutput:
+    task_id: str
+    document: dict[str, Any]
+    seconds: float
+
+
+def run_inputs_job(job: InputsJob) -> TaskOutput:
+    """Worker entry point: one task, start to finish, nothing written (the parent writes)."""
+    t0 = time.perf_counter()
+    config = PipelineConfig.from_json(job.config)
+    task = read_task(Path(job.task_dir))
+    engine = make_engine(config)
+    if job.llm_config is not None:
+        from ...llm.config import LLMConfig
+        from ...llm.runner import ModelRunner
+
+        with ModelRunner(LLMConfig(**job.llm_config)) as runner:
+            doc = expand_task(task, config, engine, runner)
+    else:
+        doc = expand_task(task, config, engine)
+    return TaskOutput(task.id, doc, time.perf_counter() - t0)
+
+
+# ---------------------------------------------------------------- driver
+
+
+@dataclass
+class StageReport:
+    stage: str
+    computed: list[str] = field(default_factory=list)
+    resumed: list[str] = field(default_factory=list)
+    failed: dict[str, str] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed
+
+
+def select_task_dirs(benchmark: Path | str, tasks: Sequence[str] | None = None) -> list[Path]:
+    """Task directories of a benchmark in Verina order, restricted to ``tasks`` (unknown ids are an error)."""
+    dirs = discover_task_dirs(benchmark)
+    if not tasks:
+        return dirs
+    by_name = {d.name: d for d in dirs}
+    unknown = [t for t in tasks if t not in by_name]
+    if unknown:
+        raise ValueError(f"unknown task id(s) in {benchmark}: {', '.join(unknown)}")
+    wanted = set(tasks)
+    return [d for d in dirs if d.name in wanted]
+
+
+def _summary(doc: dict[str, Any]) -> dict[str, Any]:
+    c = doc["counts"]
+    return {
+        "expected": c["expected"],
+        "unexpected": c["unexpected"],
+        "candidates": c["candidates"],
+        "excluded": sum(c["excluded"].values()),
+    }
+
+
+def run_inputs_stage(
+    benchmark: Path | str,
+    rundir: RunDir,
+    executor: Executor,
+    *,
+    tasks: Sequence[str] | None = None,
+    llm_config: LLMConfig | None = None,
+    progress: Callable[[str, str], None] | None = None,
+    on_start: Callable[[int, int], None] | None = None,
+) -> StageReport:
+    """Run the stage on every selected task that is not finished yet.
+
+    ``llm_config`` (a configured model) turns on model seeds. ``on_start(todo,
+    finished)`` is called once before work starts; ``progress(task, status)``
+    after each task ("done" or "failed").
+    """
+    t0 = time.perf_counter()
+    report = StageReport(STAGE)
+    dirs = select_task_dirs(benchmark, tasks)
+    rundir.record_inputs(benchmark=str(Path(benchmark).resolve()))
+    by_id = {d.name: d for d in dirs}
+    todo, finished = rundir.pending(STAGE, [d.name for d in dirs])
+    report.resumed = finished
+    if on_start is not None:
+        on_start(len(todo), len(finished))
+    cfg_json = rundir.config.to_json()
+    llm_json = llm_config.model_dump(mode="json") if llm_config is not None else None
+    jobs = [(t, InputsJob(str(by_id[t]), cfg_json, llm_json)) for t in todo]
+    for t in todo:
+        rundir.ledger.start(STAGE, t)
+
+    def on_done(key: str, result: Any, error: str | None, seconds: float) -> None:
+        if error is None and isinstance(result, TaskOutput):
+            try:
+                rundir.write_result(STAGE, key, result.document, result.seconds, _summary(result.document))
+            except OSError as exc:
+                error = f"cannot write result: {exc}"
+            else:
+                report.computed.append(key)
+                if progress:
+                    progress(key, "done")
+                return
+        msg = error or "worker returned no result"
+        rundir.ledger.fail(STAGE, key, msg)
+        report.failed[key] = msg
+        if progress:
+            progress(key, FAILED)
+
+    executor.run(run_inputs_job, jobs, on_done)
+    report.seconds = time.perf_counter() - t0
+    return report

@@ -1,0 +1,53 @@
+"""The Ray executor on a local Ray runtime gives the same results as the local process pool."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from veriscale.pipeline.config import PipelineConfig
+from veriscale.pipeline.executor import LocalExecutor, RayExecutor, make_executor
+from veriscale.pipeline.inputs.stage import STAGE, run_inputs_stage
+from veriscale.pipeline.rundir import RunDir
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"
+TASKS = ["verina_basic_1", "verina_basic_16", "verina_basic_104", "verina_advanced_13"]
+
+
+def _jobs_fail(job: int) -> int:
+    raise RuntimeError(f"job {job} refused")
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="../shared/data/verina is absent")
+@pytest.mark.skipif(not RayExecutor.available(), reason="ray is not installed (pip install 'veriscale[ray]')")
+def test_ray_executor_matches_local(tmp_path: Path) -> None:
+    import ray
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)  # one runtime for both runs below
+    try:
+        _compare(tmp_path)
+    finally:
+        ray.shutdown()
+
+
+def _compare(tmp_path: Path) -> None:
+    outs = {}
+    for name, ex in (("ray", make_executor("ray", workers=2)), ("local", LocalExecutor(workers=2))):
+        with RunDir.open(tmp_path / name, PipelineConfig()) as rd:
+            rep = run_inputs_stage(DATA, rd, ex, tasks=TASKS)
+            assert rep.ok and sorted(rep.computed) == sorted(TASKS), rep.failed
+        outs[name] = {t: (tmp_path / name / STAGE / f"{t}.json").read_bytes() for t in TASKS}
+    assert outs["ray"] == outs["local"]
+    errors: dict[str, str | None] = {}
+    RayExecutor(workers=1).run(_jobs_fail, [("a", 1)], lambda k, r, e, s: errors.__setitem__(k, e))
+    assert errors["a"] is not None and "job 1 refused" in errors["a"]
+
+
+def test_ray_executor_unavailable_message() -> None:
+    if RayExecutor.available():
+        pytest.skip("ray is installed here")
+    from veriscale.pipeline.executor import ExecutorUnavailable
+
+    with pytest.raises(ExecutorUnavailable, match=r"pip install 'veriscale\[ray\]'"):
+        make_executor("ray")
