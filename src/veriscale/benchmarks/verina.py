@@ -22,7 +22,7 @@ from typing import Any
 
 from ..values.codec import DecodeError, ValueContext, decode
 from ..values.structs import StructInfo, parse_structures, struct_arities
-from ..values.types import Type, TypeParseError, parse_type
+from ..values.types import STRING, Type, TypeParseError, parse_type
 from .sections import Section, SectionError, parse_sections
 
 __all__ = [
@@ -202,6 +202,12 @@ class Task:
 
     def decode_output(self, raw: Any, *, file: str, row: int | None = None, field: str = "expected") -> Any:
         try:
+            if isinstance(raw, str) and "\\" in raw and self.signature.return_type == STRING:
+                # Outputs computed by printing with Lean (VerinaPlus/Lite) keep Lean's escapes without
+                # the quotes, so a backslash may be raw text or half of an escape: refuse to guess.
+                raise DecodeError(
+                    "String output contains a backslash (raw text or Lean's escaped print form?)", text=raw
+                )
             return decode(self.signature.return_type, raw, structs=self.structs)
         except DecodeError as err:
             raise err.located(self.value_ctx(file, row, field)) from None

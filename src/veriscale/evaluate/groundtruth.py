@@ -9,12 +9,12 @@ disagreements.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engines.base import Engine, OutcomeKind, Verdict
-from ..values.codec import DecodeError, ValueContext, decode
+from ..engines.base import Engine, Outcome, OutcomeKind, Verdict
+from ..values.codec import DecodeError
 from ..values.types import Type
 from .compare import outputs_match
 
@@ -65,7 +65,9 @@ class CheckReport:
         for check in CHECKS:
             agree = sum(t.agree[check] for t in self.tasks)
             total = sum(t.total[check] for t in self.tasks)
-            unknown = sum(1 for t in self.tasks for f in t.findings if f.check == check and f.kind == "unknown")
+            unknown = sum(
+                1 for t in self.tasks for f in t.findings if f.check == check and f.kind == "unknown"
+            )
             undecodable = sum(
                 1 for t in self.tasks for f in t.findings if f.check == check and f.kind == "undecodable"
             )
@@ -92,91 +94,86 @@ def _task_sort_key(task_id: str) -> tuple[str, int, str]:
     return (head, int(num) if num.isdigit() else -1, task_id)
 
 
-def _decode_inputs(task: Any, raw: Mapping[str, Any], ctx: ValueContext) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for p in task.signature.params:
-        c = ValueContext(dataset=ctx.dataset, task=ctx.task, file=ctx.file, row=ctx.row, field=f"input.{p.name}")
-        if p.name not in raw:
-            raise DecodeError("missing input parameter").located(c)
-        out[p.name] = decode(p.type, raw[p.name], structs=task.structs, ctx=c)
-    return out
-
-
-def _verdict_finding(task: str, check: str, row: int, v: Verdict, want: bool, sub: int | None = None) -> Finding:
+def _verdict_finding(
+    task: str, check: str, row: int, v: Verdict, want: bool, sub: int | None = None
+) -> Finding:
     if v.is_unknown:
         return Finding(task, check, row, "unknown", f"{v.category}: {v.reason}", sub)
     return Finding(task, check, row, "disagree", f"got {v.truth.value}, expected {want}", sub)
 
 
-def check_task(engine: Engine, task: Any, dataset: str = "") -> TaskReport:
+def check_task(
+    engine: Engine, task: Any, dataset: str = "", checks: frozenset[str] | None = None
+) -> TaskReport:
+    """Run the selected ``checks`` (default: all of ``CHECKS``) of the ground truth on every row."""
+    want = checks if checks is not None else frozenset(CHECKS)
     rep = TaskReport(task.id)
     te = engine.for_task(task)
     ret: Type = task.signature.return_type
+    test_file = task.files.get("test_file", "test.json")
+    reject_file = task.files.get("reject_inputs_file", "reject_inputs.json")
+
+    def undecodable(check: str, row: int, exc: DecodeError, sub: int | None = None) -> None:
+        if check in want:
+            rep.add(check, False, Finding(task.id, check, row, "undecodable", str(exc), sub, exc.reason))
+
+    def verdict(check: str, row: int, v: Verdict, truth: bool, sub: int | None = None) -> None:
+        ok = v.is_true if truth else v.is_false
+        rep.add(check, ok, None if ok else _verdict_finding(task.id, check, row, v, truth, sub))
 
     for i, tc in enumerate(task.tests):
-        ctx = ValueContext(dataset=dataset, task=task.id, file="test.json", row=i)
+        unexpected = tc.unexpected or []
         try:
-            inputs = _decode_inputs(task, tc.input, ctx)
+            inputs = task.decode_input(tc.input, file=test_file, row=i)
         except DecodeError as exc:
             for check in ("precond_accepts_tests", "impl_matches_expected", "postcond_accepts_expected"):
-                rep.add(check, False, Finding(task.id, check, i, "undecodable", str(exc), group=exc.reason))
-            for u in range(len(tc.unexpected or [])):
-                rep.add(
-                    "postcond_rejects_unexpected",
-                    False,
-                    Finding(task.id, "postcond_rejects_unexpected", i, "undecodable", str(exc), u, exc.reason),
-                )
+                undecodable(check, i, exc)
+            for u in range(len(unexpected)):
+                undecodable("postcond_rejects_unexpected", i, exc, u)
             continue
 
-        v = te.precondition(inputs)
-        rep.add("precond_accepts_tests", v.is_true, None if v.is_true else _verdict_finding(
-            task.id, "precond_accepts_tests", i, v, True))
+        if "precond_accepts_tests" in want:
+            verdict("precond_accepts_tests", i, te.precondition(inputs), True)
 
-        expected: Any = None
-        expected_ok = True
-        try:
-            expected = decode(ret, tc.expected, structs=task.structs,
-                              ctx=ValueContext(dataset=dataset, task=task.id, file="test.json", row=i, field="expected"))
-        except DecodeError as exc:
-            expected_ok = False
-            for check in ("impl_matches_expected", "postcond_accepts_expected"):
-                rep.add(check, False, Finding(task.id, check, i, "undecodable", str(exc), group=exc.reason))
-
-        if expected_ok:
-            out = te.run(inputs)
-            if out.kind is OutcomeKind.VALUE:
-                ok = outputs_match(ret, out.value, expected)
-                rep.add("impl_matches_expected", ok, None if ok else Finding(
-                    task.id, "impl_matches_expected", i, "disagree", f"got {out.value!r}, expected {expected!r}"))
-            else:
-                kind = "disagree" if out.kind is OutcomeKind.ERROR else "unknown"
-                rep.add("impl_matches_expected", False, Finding(
-                    task.id, "impl_matches_expected", i, kind, f"{out.kind.value}: {out.reason}"))
-            v = te.postcondition(inputs, expected)
-            rep.add("postcond_accepts_expected", v.is_true, None if v.is_true else _verdict_finding(
-                task.id, "postcond_accepts_expected", i, v, True))
-
-        for u, raw_u in enumerate(tc.unexpected or []):
+        if want & {"impl_matches_expected", "postcond_accepts_expected"}:
             try:
-                wrong = decode(ret, raw_u, structs=task.structs,
-                               ctx=ValueContext(dataset=dataset, task=task.id, file="test.json", row=i, field=f"unexpected[{u}]"))
+                expected = task.decode_output(tc.expected, file=test_file, row=i)
             except DecodeError as exc:
-                rep.add("postcond_rejects_unexpected", False, Finding(
-                    task.id, "postcond_rejects_unexpected", i, "undecodable", str(exc), u, exc.reason))
-                continue
-            v = te.postcondition(inputs, wrong)
-            rep.add("postcond_rejects_unexpected", v.is_false, None if v.is_false else _verdict_finding(
-                task.id, "postcond_rejects_unexpected", i, v, False, u))
+                undecodable("impl_matches_expected", i, exc)
+                undecodable("postcond_accepts_expected", i, exc)
+            else:
+                if "impl_matches_expected" in want:
+                    _check_run(rep, te.run(inputs), ret, expected, task.id, i)
+                if "postcond_accepts_expected" in want:
+                    verdict("postcond_accepts_expected", i, te.postcondition(inputs, expected), True)
 
-    for i, rj in enumerate(task.reject_inputs):
-        ctx = ValueContext(dataset=dataset, task=task.id, file="reject_inputs.json", row=i)
-        try:
-            inputs = _decode_inputs(task, rj.input, ctx)
-        except DecodeError as exc:
-            rep.add("precond_rejects_rejects", False, Finding(
-                task.id, "precond_rejects_rejects", i, "undecodable", str(exc), group=exc.reason))
-            continue
-        v = te.precondition(inputs)
-        rep.add("precond_rejects_rejects", v.is_false, None if v.is_false else _verdict_finding(
-            task.id, "precond_rejects_rejects", i, v, False))
+        if "postcond_rejects_unexpected" in want:
+            for u, raw_u in enumerate(unexpected):
+                try:
+                    wrong = task.decode_output(raw_u, file=test_file, row=i, field=f"unexpected[{u}]")
+                except DecodeError as exc:
+                    undecodable("postcond_rejects_unexpected", i, exc, u)
+                    continue
+                verdict("postcond_rejects_unexpected", i, te.postcondition(inputs, wrong), False, u)
+
+    if "precond_rejects_rejects" in want:
+        for i, rj in enumerate(task.reject_inputs):
+            try:
+                inputs = task.decode_input(rj.input, file=reject_file, row=i)
+            except DecodeError as exc:
+                undecodable("precond_rejects_rejects", i, exc)
+                continue
+            verdict("precond_rejects_rejects", i, te.precondition(inputs), False)
     return rep
+
+
+def _check_run(rep: TaskReport, out: Outcome, ret: Type, expected: Any, task_id: str, row: int) -> None:
+    check = "impl_matches_expected"
+    if out.kind is OutcomeKind.VALUE:
+        ok = outputs_match(ret, out.value, expected)
+        detail = "" if ok else f"got {out.value!r}, expected {expected!r}"
+        rep.add(check, ok, None if ok else Finding(task_id, check, row, "disagree", detail))
+        return
+    # a runtime error of the ground truth is a disagreement; timeouts/unsupported are our limits
+    kind = "disagree" if out.kind is OutcomeKind.ERROR else "unknown"
+    rep.add(check, False, Finding(task_id, check, row, kind, f"{out.kind.value}: {out.reason}"))
