@@ -28,7 +28,9 @@ from veriscale.values.types import (
 )
 
 
-def run(code: str, ret: Type, params: list[tuple[str, Type]] | None = None, aux: str = "", **args: Any) -> Any:
+def run(
+    code: str, ret: Type, params: list[tuple[str, Type]] | None = None, aux: str = "", **args: Any
+) -> Any:
     """Run ``code`` as the body of ``def f (params) : ret`` (continuation lines indented by 2)."""
     tp = TaskProgram.build("f", params or [], ret, {"code_aux": aux, "code": "  " + code})
     with limits.using(limits.Budget(limits.Limits(seconds=10, fuel=5_000_000))):
@@ -219,7 +221,10 @@ def test_patterns() -> None:
 
 
 def test_let_destructuring_and_match_lambda() -> None:
-    assert run("let (a, b, c) := t\n  a + b * c", NAT, [("t", prod_of(NAT, prod_of(NAT, NAT)))], t=(1, (2, 3))) == 7
+    assert (
+        run("let (a, b, c) := t\n  a + b * c", NAT, [("t", prod_of(NAT, prod_of(NAT, NAT)))], t=(1, (2, 3)))
+        == 7
+    )
     code = "xs.map (fun | 0 => 10 | n + 1 => n)"
     assert run(code, list_of(NAT), [("xs", list_of(NAT))], xs=(0, 3)) == (10, 2)
 
@@ -360,10 +365,7 @@ def test_structure_with_user_beq() -> None:
 
 
 def test_hashset_and_hashmap() -> None:
-    code = (
-        "let s := xs.foldl (fun acc x => acc.insert x) Std.HashSet.empty\n"
-        "  (s.size, s.contains 3)"
-    )
+    code = "let s := xs.foldl (fun acc x => acc.insert x) Std.HashSet.empty\n  (s.size, s.contains 3)"
     assert run(code, prod_of(NAT, BOOL), [("xs", list_of(INT))], xs=(3, 3, 4)) == (2, True)
 
 
@@ -440,7 +442,10 @@ def test_non_termination_hits_the_limit() -> None:
         tp.run({})
     code = "  let rec go (n : Nat) : Nat := go (n + 1) + 1\n  go 0"
     tp = TaskProgram.build("f", [], NAT, {"code": code})
-    with limits.using(limits.Budget(limits.Limits(seconds=2.0, max_depth=3000))), pytest.raises(LimitExceeded):
+    with (
+        limits.using(limits.Budget(limits.Limits(seconds=2.0, max_depth=3000))),
+        pytest.raises(LimitExceeded),
+    ):
         tp.run({})
 
 
@@ -451,3 +456,36 @@ def test_polymorphic_definitions() -> None:
         "def len2 (xs : List α) : Nat := xs.length * 2"
     )
     assert run("count_occ a 2 + len2 [true]", NAT, [("a", array_of(INT))], aux=aux, a=(2, 1, 2)) == 4
+
+
+def test_quantifier_candidates_respect_the_binder_type() -> None:
+    p = [("n", INT), ("xs", list_of(INT))]
+    # the one-point candidate -3 is not a Nat: no witness
+    assert not holds("∃ x : Nat, (x : Int) = n ∧ x ≥ 0", p, n=-3, xs=())
+    assert holds("∃ x : Nat, (x : Int) = n ∧ x ≥ 0", p, n=3, xs=())
+    assert not holds("∃ x : Nat, (x : Int) ∈ xs", p, n=0, xs=(-1, -2))
+    assert holds("∀ x : Nat, (x : Int) ∈ xs → x < 5", p, n=0, xs=(-10, 4))
+
+
+def test_coercion_arrow_and_composition() -> None:
+    # ``↑n`` waits until the tree's maximal type (Int) is known
+    assert run("↑n - (5 : Int)", INT, [("n", NAT)], n=1) == -4
+    assert run("xs.map (Nat.succ ∘ (· * 2))", list_of(NAT), [("xs", list_of(NAT))], xs=(1, 2)) == (3, 5)
+
+
+def test_duplicate_definitions_are_rejected() -> None:
+    tp = TaskProgram.build(
+        "f", [], NAT, {"solution_aux": "def g : Nat := 1", "code_aux": "def g : Nat := 2", "code": "  g"}
+    )
+    with limits.using(limits.Budget()), pytest.raises(ElabError, match="already been declared"):
+        tp.run({})
+
+
+def test_long_else_if_chains_do_not_nest() -> None:
+    code = "if x = 0 then (let y := x + 1\n    y)\n"
+    code += "".join(f"  else if x = {i} then (let y := x + {i}\n    y)\n" for i in range(1, 150))
+    code += "  else 0"
+    assert run(code, NAT, [("x", NAT)], x=149) == 298
+    body = "".join(f"\n      else if i = {k} then s := s + {k}" for k in range(1, 120))
+    code = f"Id.run do\n    let mut s := 0\n    for i in [0:n] do\n      if i = 0 then s := s + 1{body}\n    return s"
+    assert run(code, NAT, [("n", NAT)], n=200) == 1 + sum(range(1, 120))

@@ -34,7 +34,15 @@ from .elab.env import Env
 from .elab.infer import Elaborator
 from .elab.scope import DeclCtx, GlobalDef, Scope
 from .elab.zonk import zonk_node
-from .errors import ElabError, EvalError, LeanError, LeanParseError, LimitExceeded, Unsupported
+from .errors import (
+    ElabError,
+    EvalError,
+    InternalError,
+    LeanError,
+    LeanParseError,
+    LimitExceeded,
+    Unsupported,
+)
 from .eval.codegen import Compiler
 from .eval.rt import NAMESPACE
 
@@ -162,7 +170,7 @@ class TaskProgram:
             except RecursionError:
                 self.errors[sec] = Unsupported(f"section {sec} is nested too deeply")
             except Exception as exc:  # pragma: no cover - internal fault
-                self.errors[sec] = Unsupported(
+                self.errors[sec] = InternalError(
                     f"internal error in section {sec}: {type(exc).__name__}: {exc}"
                 )
         self.ns: dict[str, Any] = dict(NAMESPACE)
@@ -196,7 +204,7 @@ class TaskProgram:
             self._parts[part] = exc2
             raise exc2 from None
         except Exception as exc:  # internal fault: never leak
-            exc3: LeanError = Unsupported(f"{part}: internal error: {type(exc).__name__}: {exc}")
+            exc3: LeanError = InternalError(f"{part}: internal error: {type(exc).__name__}: {exc}")
             self._parts[part] = exc3
             raise exc3 from None
         self._parts[part] = fn
@@ -208,6 +216,12 @@ class TaskProgram:
             if sec in self.errors:
                 raise self.errors[sec]
         main = self._main_def(part)
+        seen: dict[str, str] = {}
+        for sec in _REQUIRED[part]:
+            for g in self.section_defs.get(sec, []):
+                if g.name in seen and not g.key.startswith("inst."):
+                    raise ElabError(f"'{g.name}' has already been declared (in {seen[g.name]})")
+                seen[g.name] = sec
         old = sys.getrecursionlimit()
         if old < 20_000:
             sys.setrecursionlimit(20_000)
@@ -252,7 +266,7 @@ class TaskProgram:
             self._lambdas[key] = exc
             raise
         except Exception as exc:
-            err = Unsupported(f"input function: internal error: {type(exc).__name__}: {exc}")
+            err = InternalError(f"input function: internal error: {type(exc).__name__}: {exc}")
             self._lambdas[key] = err
             raise err from None
         self._lambdas[key] = val
@@ -296,7 +310,7 @@ class TaskProgram:
         except MemoryError:
             raise LimitExceeded("size", "out of memory") from None
         except Exception as exc:
-            raise EvalError(f"internal error during evaluation: {type(exc).__name__}: {exc}") from None
+            raise InternalError(f"internal error during evaluation: {type(exc).__name__}: {exc}") from None
         return _run_deep(fn, argv)
 
 
@@ -332,5 +346,5 @@ def _run_deep(fn: Any, argv: list[Any]) -> Any:
             raise LimitExceeded("depth", f"recursion deeper than the limit ({depth})") from None
         if isinstance(exc, MemoryError):
             raise LimitExceeded("size", "out of memory") from None
-        raise EvalError(f"internal error during evaluation: {type(exc).__name__}: {exc}") from None
+        raise InternalError(f"internal error during evaluation: {type(exc).__name__}: {exc}") from None
     return box.get("v")

@@ -77,7 +77,7 @@ class Env:
 
     # ------------------------------------------------------------ resolution
     def resolve_global(self, name: str, ctx: DeclCtx) -> tuple[str, Any] | None:
-        from .infer import SPECIALS
+        from .specials import SPECIALS
 
         for cand in self.candidates(name, ctx):
             g = self.visible_def(cand, ctx)
@@ -110,7 +110,7 @@ class Env:
 
     def resolve_method(self, full: str, ctx: DeclCtx) -> tuple[str, Any] | None:
         """``T.f`` for dot notation (``T`` is a type's full name)."""
-        from .infer import SPECIALS
+        from .specials import SPECIALS
 
         g = self.visible_def(full, ctx)
         if g is not None:

@@ -25,7 +25,6 @@ from ...values.types import (
     BOOL,
     CHAR,
     FLOAT,
-    INT,
     NAT,
     PROP,
     STRING,
@@ -40,81 +39,22 @@ from .. import ast as A
 from ..builtins import optional
 from ..errors import ElabError, Unsupported
 from . import ir
+from .astx import NodeExpr, Postpone, WhereBlock, is_proofish
 from .coerce import find_coe
+from .doblock import DoMixin
 from .numeric import ARITH_OPS, REL_OPS, elab_arith, elab_rel
-from .scope import DoCtx, Local, Scope, StructDef
+from .patterns import PatternsMixin
+from .scope import Local, Scope, StructDef
+from .specials import SPECIALS, SpecialsMixin
 from .tyexpr import PROOF, NotAType, TypeNames, to_type
+from .typeutil import fun_type, subst_tvars
 from .unify import MetaCtx, is_meta
 
 if TYPE_CHECKING:
     from .env import Env
 
-__all__ = ["Elaborator", "Postpone"]
+__all__ = ["SPECIALS", "Elaborator", "Postpone", "WhereBlock"]
 
-
-class Postpone(Exception):
-    """Raised by an elaborator that needs type information not known yet."""
-
-
-SPECIALS: dict[str, str] = {
-    "some": "some",
-    "Option.some": "some",
-    "none": "none",
-    "Option.none": "none",
-    "true": "true",
-    "Bool.true": "true",
-    "false": "false",
-    "Bool.false": "false",
-    "True": "True",
-    "False": "False",
-    "Nat.succ": "succ",
-    "Nat.zero": "zero",
-    "List.nil": "nil",
-    "List.cons": "cons",
-    "Prod.mk": "pair",
-    "Prod.fst": "fst",
-    "Prod.snd": "snd",
-    "id": "id",
-    "decide": "decide",
-    "Decidable.decide": "decide",
-    "Id.run": "idrun",
-    "pure": "pure",
-    "toString": "toString",
-    "ToString.toString": "toString",
-    "repr": "repr",
-    "Repr.repr": "repr",
-    "default": "default",
-    "Inhabited.default": "default",
-    "Int.ofNat": "intofnat",
-    "Array.mk": "arraymk",
-    "Unit.unit": "unit",
-    "panic": "panic",
-    "panic!": "panic",
-    "not": "bnot",
-    "and": "band",
-    "or": "bor",
-    "Not": "pnot",
-}
-
-# arity of specials when used as function values
-_SPECIAL_ARITY = {
-    "some": 1,
-    "succ": 1,
-    "cons": 2,
-    "pair": 2,
-    "fst": 1,
-    "snd": 1,
-    "id": 1,
-    "decide": 1,
-    "toString": 1,
-    "repr": 1,
-    "intofnat": 1,
-    "arraymk": 1,
-    "bnot": 1,
-    "band": 2,
-    "bor": 2,
-    "pnot": 1,
-}
 
 _ORDERED = frozenset(
     {"Nat", "Int", "Float", "UInt8", "Char", "String", "Bool", "List", "Array", "Option", "Prod"}
@@ -161,24 +101,7 @@ class Sig:
         self.required = len(params) if required is None else required
 
 
-def fun_type(params: list[Type], ret: Type) -> Type:
-    t = ret
-    for p in reversed(params):
-        t = TFun(p, t)
-    return t
-
-
-def subst_tvars(t: Type, env: dict[str, Type]) -> Type:
-    if isinstance(t, TVar):
-        return env.get(t.name, t)
-    if isinstance(t, TFun):
-        return TFun(subst_tvars(t.arg, env), subst_tvars(t.res, env))
-    if not t.args:
-        return t
-    return TCon(t.name, tuple(subst_tvars(a, env) for a in t.args))
-
-
-class Elaborator:
+class Elaborator(SpecialsMixin, PatternsMixin, DoMixin):
     def __init__(self, env: Env) -> None:
         self.env = env
         self.mc = MetaCtx()
@@ -340,12 +263,13 @@ class Elaborator:
             if not self.mc.unify(p.ty, node.ty):
                 node = self.coerce(node, p.ty, None)
         else:
-            node = self._elab(p.ast, p.expected, p.scope)
-            if p.expected is None:
-                if not self.mc.unify(p.ty, node.ty):
-                    node = self.coerce(node, p.ty, getattr(p.ast, "pos", None))
-            else:
-                node = self.coerce(node, p.expected, getattr(p.ast, "pos", None))
+            # the postponed term's type (possibly fixed meanwhile) is its expected type now
+            exp = p.expected if p.expected is not None else p.ty
+            if p.expected is None and is_meta(self.mc.resolve(p.ty)):
+                exp = None
+            node = self._elab(p.ast, exp, p.scope)
+            if not self.mc.unify(p.ty, node.ty):
+                node = self.coerce(node, p.ty, getattr(p.ast, "pos", None))
         p.node = node
 
     # ------------------------------------------------------------- dispatch
@@ -355,7 +279,7 @@ class Elaborator:
             raise Unsupported(f"unsupported term {type(e).__name__}", getattr(e, "pos", None))
         return m(e, expected, sc)
 
-    def e__NodeExpr(self, e: _NodeExpr, expected: Type | None, sc: Scope) -> ir.Node:
+    def e_NodeExpr(self, e: NodeExpr, expected: Type | None, sc: Scope) -> ir.Node:
         return e.node
 
     def e_WhereBlock(self, e: WhereBlock, expected: Type | None, sc: Scope) -> ir.Node:
@@ -646,7 +570,7 @@ class Elaborator:
             missing = [i for i in missing if i < sig.required]
         # Lean's propagateExpectedType: before the first argument still to elaborate
         if expected is not None and not extra and not missing:
-            if any(not isinstance(s, ir.Node) and not _is_proofish(s) for s in slots):
+            if any(not isinstance(s, ir.Node) and not is_proofish(s) for s in slots):
                 er = self.mc.resolve(expected)
                 if not is_meta(er):
                     self.mc.unify(sig.ret, expected)
@@ -747,7 +671,7 @@ class Elaborator:
             raise ElabError(f"unknown constant '{full}' (field notation on {self.show(t)})", pos)
         kind, obj = found
         if kind == "special":
-            return self.special(obj, [A.Arg(_NodeExpr(recv)), *args], expected, sc, pos)
+            return self.special(obj, [A.Arg(NodeExpr(recv)), *args], expected, sc, pos)
         if kind == "def":
             sig = self.def_sig(obj, pos)
         elif kind == "builtin":
@@ -780,209 +704,7 @@ class Elaborator:
         recv = self.elab(e.expr, None, sc)
         return self.method(recv, e.field, [], expected, sc, e.pos)
 
-    # ------------------------------------------------------------- specials
-    def special(self, name: str, args: list[A.Arg], expected: Type | None, sc: Scope, pos: A.Pos) -> ir.Node:
-        for a in args:
-            if a.name is not None:
-                raise ElabError(f"named argument for {name}", pos)
-        vals: list[A.Expr] = [a.value for a in args]
-        arity = _SPECIAL_ARITY.get(name)
-        if arity is not None and len(vals) < arity:
-            return self.eta_special(name, vals, arity, expected, sc, pos)
-        if arity is not None and len(vals) > arity:
-            head = self.special(name, [A.Arg(v) for v in vals[:arity]], None, sc, pos)
-            return self.apply_value(head, [A.Arg(v) for v in vals[arity:]], expected, sc, pos)
-        m = getattr(self, "sp_" + name)
-        return m(vals, expected, sc, pos)
-
-    def eta_special(
-        self, name: str, vals: list[A.Expr], arity: int, expected: Type | None, sc: Scope, pos: A.Pos
-    ) -> ir.Node:
-        doms: list[Type] = []
-        exp = expected
-        for _ in range(arity - len(vals)):
-            r = self.mc.resolve(exp) if exp is not None else None
-            if isinstance(r, TFun):
-                doms.append(r.arg)
-                exp = r.res
-            else:
-                doms.append(self.fresh())
-                exp = None
-        names = [self.new_name("eta") for _ in doms]
-        extra = [_NodeExpr(ir.Var(d, nm)) for d, nm in zip(doms, names)]
-        body = self.special(name, [A.Arg(v) for v in [*vals, *extra]], exp, sc, pos)
-        return ir.Lam(fun_type(doms, body.ty), names, body)
-
-    def _ex(self, v: A.Expr, ty: Type | None, sc: Scope) -> ir.Node:
-        if isinstance(v, _NodeExpr):
-            return self.coerce(v.node, ty, None) if ty is not None else v.node
-        return self.expect(v, ty, sc)
-
-    def sp_some(self, vals: list[A.Expr], expected: Type | None, sc: Scope, pos: A.Pos) -> ir.Node:
-        inner: Type | None = None
-        if expected is not None:
-            r = self.mc.resolve(expected)
-            if isinstance(r, TCon) and r.name == "Option":
-                inner = r.args[0]
-            elif is_meta(r):
-                inner = self.fresh()
-                self.mc.unify(r, TCon("Option", (inner,)))
-        if inner is None:
-            inner = self.fresh()
-        v = self._ex(vals[0], inner, sc)
-        return ir.MkSome(TCon("Option", (inner,)), v)
-
-    def sp_none(self, vals: list[A.Expr], expected: Type | None, sc: Scope, pos: A.Pos) -> ir.Node:
-        node = ir.Lit(TCon("Option", (self.fresh(),)), None)
-        return self.apply_value(node, [A.Arg(v) for v in vals], expected, sc, pos) if vals else node
-
-    def sp_true(self, vals: list[A.Expr], expected: Type | None, sc: Scope, pos: A.Pos) -> ir.Node:
-        return self._const(ir.Lit(BOOL, True), vals, pos)
-
-    def sp_false(self, vals: list[A.Expr], expected: Type | None, sc: Scope, pos: A.Pos) -> ir.Node:
-        return self._const(ir.Lit(BOOL, False), vals, pos)
-
-    def sp_True(self, vals: list[A.Expr], expected: Type | None, sc: Scope, pos: A.Pos) -> ir.Node:
-        return self._const(ir.Lit(PROP, True), vals, pos)
-
-    def sp_False(self, vals: list[A.Expr], expected: Type | None, sc: Scope, pos: A.Pos) -> ir.Node:
-        return self._const(ir.Lit(PROP, False), vals, pos)
-
-    def sp_unit(self, vals: list[A.Expr], expected: Type | None, sc: Scope, pos: A.Pos) -> ir.Node:
-        return self._const(ir.Lit(UNIT, ()), vals, pos)
-
-    def sp_zero(self, vals: list[A.Expr], expected: Type | None, sc: Scope, pos: A.Pos) -> ir.Node:
-        return self._const(ir.Num(NAT, 0), vals, pos)
-
-    def sp_nil(self, vals: list[A.Expr], expected: Type | None, sc: Scope, pos: A.Pos) -> ir.Node:
-        return self._const(ir.MkSeq(TCon("List", (self.fresh(),)), []), vals, pos)
-
-    def _const(self, node: ir.Node, vals: list[A.Expr], pos: A.Pos) -> ir.Node:
-        if vals:
-            raise ElabError("too many arguments", pos)
-        return node
-
-    def sp_succ(self, vals: list[A.Expr], expected: Type | None, sc: Scope, pos: A.Pos) -> ir.Node:
-        v = self._ex(vals[0], NAT, sc)
-        return ir.Prim(NAT, "add", [v, ir.Num(NAT, 1)], NAT)
-
-    def sp_cons(self, vals: list[A.Expr], expected: Type | None, sc: Scope, pos: A.Pos) -> ir.Node:
-        return self.cons(vals[0], vals[1], expected, sc, pos)
-
-    def cons(self, h: A.Expr, t: A.Expr, expected: Type | None, sc: Scope, pos: A.Pos) -> ir.Node:
-        elem = self.fresh()
-        lt = TCon("List", (elem,))
-        if expected is not None:
-            r = self.mc.resolve(expected)
-            if not is_meta(r):
-                self.mc.unify(lt, r)
-        hv = self._ex(h, elem, sc)
-        tv = self._ex(t, lt, sc)
-        return ir.Prim(lt, "cons", [hv, tv], lt)
-
-    def sp_pair(self, vals: list[A.Expr], expected: Type | None, sc: Scope, pos: A.Pos) -> ir.Node:
-        return self.pair(vals[0], vals[1], expected, sc)
-
-    def pair(self, a: A.Expr, b: A.Expr, expected: Type | None, sc: Scope) -> ir.Node:
-        ta: Type | None = None
-        tb: Type | None = None
-        if expected is not None:
-            r = self.mc.resolve(expected)
-            if isinstance(r, TCon) and r.name == "Prod":
-                ta, tb = r.args
-        av = self._ex(a, ta, sc)
-        bv = self._ex(b, tb, sc)
-        return ir.MkPair(TCon("Prod", (av.ty, bv.ty)), av, bv)
-
-    def sp_fst(self, vals: list[A.Expr], expected: Type | None, sc: Scope, pos: A.Pos) -> ir.Node:
-        a, b = self.fresh(), self.fresh()
-        v = self._ex(vals[0], TCon("Prod", (a, b)), sc)
-        return ir.Field(a, v, "fst")
-
-    def sp_snd(self, vals: list[A.Expr], expected: Type | None, sc: Scope, pos: A.Pos) -> ir.Node:
-        a, b = self.fresh(), self.fresh()
-        v = self._ex(vals[0], TCon("Prod", (a, b)), sc)
-        return ir.Field(b, v, "snd")
-
-    def sp_id(self, vals: list[A.Expr], expected: Type | None, sc: Scope, pos: A.Pos) -> ir.Node:
-        return self._ex(vals[0], expected, sc)
-
-    def sp_pure(self, vals: list[A.Expr], expected: Type | None, sc: Scope, pos: A.Pos) -> ir.Node:
-        if len(vals) != 1:
-            raise Unsupported("pure outside Id", pos)
-        return self._ex(vals[0], expected, sc)
-
-    def sp_decide(self, vals: list[A.Expr], expected: Type | None, sc: Scope, pos: A.Pos) -> ir.Node:
-        v = self._ex(vals[0], PROP, sc)
-        return ir.Coe(BOOL, "prop_bool", v)
-
-    def sp_bnot(self, vals: list[A.Expr], expected: Type | None, sc: Scope, pos: A.Pos) -> ir.Node:
-        v = self._ex(vals[0], BOOL, sc)
-        return ir.Prim(BOOL, "not", [v], BOOL)
-
-    def sp_pnot(self, vals: list[A.Expr], expected: Type | None, sc: Scope, pos: A.Pos) -> ir.Node:
-        v = self._ex(vals[0], PROP, sc)
-        return ir.Prim(PROP, "not", [v], PROP)
-
-    def sp_band(self, vals: list[A.Expr], expected: Type | None, sc: Scope, pos: A.Pos) -> ir.Node:
-        return ir.Prim(BOOL, "and", [self._ex(vals[0], BOOL, sc), self._ex(vals[1], BOOL, sc)], BOOL)
-
-    def sp_bor(self, vals: list[A.Expr], expected: Type | None, sc: Scope, pos: A.Pos) -> ir.Node:
-        return ir.Prim(BOOL, "or", [self._ex(vals[0], BOOL, sc), self._ex(vals[1], BOOL, sc)], BOOL)
-
-    def sp_idrun(self, vals: list[A.Expr], expected: Type | None, sc: Scope, pos: A.Pos) -> ir.Node:
-        if len(vals) != 1:
-            raise ElabError("Id.run expects one argument", pos)
-        v = vals[0]
-        if isinstance(v, A.Do):
-            return self.elab_do(v, expected, sc)
-        return self._ex(v, expected, sc)
-
-    def sp_toString(self, vals: list[A.Expr], expected: Type | None, sc: Scope, pos: A.Pos) -> ir.Node:
-        v = self._ex(vals[0], None, sc)
-        return ir.ToStr(STRING, v, False)
-
-    def sp_repr(self, vals: list[A.Expr], expected: Type | None, sc: Scope, pos: A.Pos) -> ir.Node:
-        v = self._ex(vals[0], None, sc)
-        return ir.ToStr(STRING, v, True)
-
-    def sp_default(self, vals: list[A.Expr], expected: Type | None, sc: Scope, pos: A.Pos) -> ir.Node:
-        ty = expected if expected is not None else self.fresh()
-        node = ir.Default(ty)
-        return self.apply_value(node, [A.Arg(v) for v in vals], None, sc, pos) if vals else node
-
-    def sp_panic(self, vals: list[A.Expr], expected: Type | None, sc: Scope, pos: A.Pos) -> ir.Node:
-        for v in vals:
-            self._ex(v, STRING, sc)
-        return ir.Default(expected if expected is not None else self.fresh())
-
-    def sp_intofnat(self, vals: list[A.Expr], expected: Type | None, sc: Scope, pos: A.Pos) -> ir.Node:
-        v = self._ex(vals[0], NAT, sc)
-        return ir.Coe(INT, "nat_int", v)
-
-    def sp_arraymk(self, vals: list[A.Expr], expected: Type | None, sc: Scope, pos: A.Pos) -> ir.Node:
-        elem = self.fresh()
-        if expected is not None:
-            r = self.mc.resolve(expected)
-            if isinstance(r, TCon) and r.name == "Array":
-                elem = r.args[0]
-        v = self._ex(vals[0], TCon("List", (elem,)), sc)
-        return ir.Coe(TCon("Array", (elem,)), "id", v)
-
-    def dot_ctor(self, name: str, args: list[A.Arg], expected: Type | None, sc: Scope, pos: A.Pos) -> ir.Node:
-        """``.some x`` / ``.none``: the namespace comes from the expected type."""
-        if expected is None or is_meta(self.mc.resolve(expected)):
-            self.postpone(f"expected type of .{name} is not known", pos)
-        head = self.head(expected)  # type: ignore[arg-type]
-        full = f"{head}.{name}"
-        if full in SPECIALS:
-            return self.special(SPECIALS[full], args, expected, sc, pos)
-        found = self.env.resolve_global(full, sc.ctx)
-        if found is None:
-            raise ElabError(f"unknown constructor '.{name}' for {head}", pos)
-        return self.head_value(found[0], found[1], args, expected, sc, pos)
-
-    # ------------------------------------------------------------ lambdas
+    # ------------------------------------------------------------- lambdas
     def split_fun(self, exp: Type | None) -> tuple[Type, Type | None]:
         if exp is None:
             return self.fresh(), None
@@ -1196,205 +918,6 @@ class Elaborator:
                 inner = inner.bind(name, Local(self.new_name(name), PROOF, proof=True))
         return self.match_core(discrs, e.arms, expected, inner, e.pos)
 
-    def match_core(
-        self,
-        discrs: list[ir.Node],
-        arms: list[A.MatchArm],
-        expected: Type | None,
-        sc: Scope,
-        pos: A.Pos,
-        stmts: bool = False,
-    ) -> Any:
-        res = expected if expected is not None else self.fresh()
-        out: list[ir.Arm] = []
-        for arm in arms:
-            for alt in arm.alts:
-                if len(alt) != len(discrs):
-                    raise ElabError(
-                        f"match arm has {len(alt)} patterns for {len(discrs)} discriminants", arm.pos
-                    )
-                binds: dict[str, Local] = {}
-                ps = [self.pattern(p, d.ty, sc, binds) for p, d in zip(alt, discrs)]
-                inner = sc.bind_many(binds)
-                if stmts:
-                    rhs = arm.rhs(inner)  # a callback elaborating do statements
-                else:
-                    rhs = self.expect(arm.rhs, res, inner)
-                out.append(ir.Arm(ps, rhs))
-        if stmts:
-            return out
-        return ir.Match(res, discrs, out)
-
-    def is_ctor_name(self, name: str, sc: Scope) -> bool:
-        if sc.lookup(name) is not None:
-            return False
-        return name in ("none", "true", "false", "True", "False")
-
-    def pattern(self, p: A.Pattern, ty: Type, sc: Scope, binds: dict[str, Local]) -> ir.Pat:
-        mc = self.mc
-        if isinstance(p, A.PVar):
-            if self.is_ctor_name(p.name, sc) or p.name in (
-                "Option.none",
-                "List.nil",
-                "Nat.zero",
-                "Bool.true",
-                "Bool.false",
-            ):
-                return self.pattern(A.PCtor(p.name, [], p.pos), ty, sc, binds)
-            if "." in p.name:
-                return self.pattern(A.PCtor(p.name, [], p.pos), ty, sc, binds)
-            py = self.new_name(p.name)
-            binds[p.name] = Local(py, ty, proof=mc.resolve(ty) == PROOF)
-            return ir.PVar(py)
-        if isinstance(p, A.PWild):
-            return ir.PWild()
-        if isinstance(p, A.PAs):
-            inner = self.pattern(p.pat, ty, sc, binds)
-            py = self.new_name(p.name)
-            binds[p.name] = Local(py, ty)
-            return ir.PAs(py, inner)
-        if isinstance(p, A.PTyped):
-            t = self.binder_type(p.type, sc)
-            if not mc.unify(ty, t):
-                raise ElabError(f"pattern type mismatch: {self.show(t)} vs {self.show(ty)}", p.pos)
-            return self.pattern(p.pat, ty, sc, binds)
-        if isinstance(p, A.PLit):
-            if p.kind == "nat":
-                r = mc.resolve(ty)
-                if is_meta(r):
-                    if r.name not in mc.defaults:
-                        mc.defaults[r.name] = NAT
-                    if isinstance(p.value, int) and p.value < 0:
-                        mc.unify(r, INT)
-                elif not (isinstance(r, TCon) and r.name in ("Nat", "Int", "UInt8")):
-                    raise ElabError(f"numeric pattern for a value of type {self.show(r)}", p.pos)
-                if isinstance(p.value, int) and p.value < 0 and self.head(ty) != "Int":
-                    raise ElabError("negative pattern on a non-Int value", p.pos)
-                return ir.PLit(p.value, ty)
-            lt = {"str": STRING, "char": CHAR, "bool": BOOL}[p.kind]
-            if not mc.unify(ty, lt):
-                raise ElabError(f"{p.kind} pattern for a value of type {self.show(ty)}", p.pos)
-            return ir.PLit(p.value, lt)
-        if isinstance(p, A.PCons):
-            elem = self.fresh()
-            lt = TCon("List", (elem,))
-            if not mc.unify(ty, lt):
-                raise ElabError(f"list pattern for a value of type {self.show(ty)}", p.pos)
-            return ir.PCons(self.pattern(p.head, elem, sc, binds), self.pattern(p.tail, lt, sc, binds))
-        if isinstance(p, A.PList | A.PArray):
-            elem = self.fresh()
-            lt = TCon("List" if isinstance(p, A.PList) else "Array", (elem,))
-            if not mc.unify(ty, lt):
-                raise ElabError(f"list/array pattern for a value of type {self.show(ty)}", p.pos)
-            return ir.PSeq([self.pattern(q, elem, sc, binds) for q in p.elems])
-        if isinstance(p, A.PTuple):
-            return self.tuple_pattern(p.elems, ty, sc, binds, p.pos)
-        if isinstance(p, A.PAnon):
-            r = mc.resolve(ty)
-            if is_meta(r):
-                self.postpone("anonymous constructor pattern needs a known type", p.pos)
-            if isinstance(r, TCon) and r.name == "Prod":
-                return self.tuple_pattern(p.elems, r, sc, binds, p.pos)
-            if isinstance(r, TCon) and r.name in self.env.structs:
-                sd = self.env.structs[r.name]
-                if len(p.elems) != len(sd.fields):
-                    raise ElabError("wrong number of fields in ⟨…⟩ pattern", p.pos)
-                sub = dict(zip(sd.params, r.args))
-                return ir.PStruct(
-                    sd.name,
-                    [
-                        self.pattern(q, subst_tvars(ft, sub), sc, binds)
-                        for q, (_, ft) in zip(p.elems, sd.fields)
-                    ],
-                )
-            raise ElabError(f"anonymous constructor pattern for {self.show(r)}", p.pos)
-        if isinstance(p, A.PAdd):
-            if not mc.unify(ty, NAT):
-                raise ElabError(f"n+k pattern for a value of type {self.show(ty)}", p.pos)
-            return ir.PSucc(self.pattern(p.pat, NAT, sc, binds), p.k)
-        if isinstance(p, A.PCtor):
-            return self.ctor_pattern(p, ty, sc, binds)
-        raise Unsupported(f"pattern {type(p).__name__}", getattr(p, "pos", None))
-
-    def tuple_pattern(
-        self, elems: list[A.Pattern], ty: Type, sc: Scope, binds: dict[str, Local], pos: A.Pos
-    ) -> ir.Pat:
-        if len(elems) == 1:
-            return self.pattern(elems[0], ty, sc, binds)
-        a, b = self.fresh(), self.fresh()
-        if not self.mc.unify(ty, TCon("Prod", (a, b))):
-            raise ElabError(f"tuple pattern for a value of type {self.show(ty)}", pos)
-        first = self.pattern(elems[0], a, sc, binds)
-        rest = self.tuple_pattern(elems[1:], b, sc, binds, pos)
-        return ir.PPair(first, rest)
-
-    def ctor_pattern(self, p: A.PCtor, ty: Type, sc: Scope, binds: dict[str, Local]) -> ir.Pat:
-        mc = self.mc
-        name = p.name
-        if name.startswith("."):
-            r = mc.resolve(ty)
-            if is_meta(r):
-                self.postpone("constructor pattern needs a known type", p.pos)
-            name = f"{self.head(r)}.{name[1:]}"
-        key = SPECIALS.get(name)
-        args = p.args
-        if key == "some":
-            inner = self.fresh()
-            if not mc.unify(ty, TCon("Option", (inner,))):
-                raise ElabError(f"some-pattern for a value of type {self.show(ty)}", p.pos)
-            if len(args) != 1:
-                raise ElabError("some takes one argument", p.pos)
-            return ir.PSome(self.pattern(args[0], inner, sc, binds))
-        if key == "none":
-            if not mc.unify(ty, TCon("Option", (self.fresh(),))):
-                raise ElabError(f"none-pattern for a value of type {self.show(ty)}", p.pos)
-            return ir.PNone()
-        if key in ("true", "false"):
-            if not mc.unify(ty, BOOL):
-                raise ElabError("Bool pattern on a non-Bool value", p.pos)
-            return ir.PLit(key == "true", BOOL)
-        if key == "succ":
-            if not mc.unify(ty, NAT) or len(args) != 1:
-                raise ElabError("Nat.succ pattern", p.pos)
-            return ir.PSucc(self.pattern(args[0], NAT, sc, binds), 1)
-        if key == "zero":
-            if not mc.unify(ty, NAT):
-                raise ElabError("Nat.zero pattern", p.pos)
-            return ir.PLit(0, NAT)
-        if key == "nil":
-            if not mc.unify(ty, TCon("List", (self.fresh(),))):
-                raise ElabError("List.nil pattern", p.pos)
-            return ir.PSeq([])
-        if key == "cons":
-            if len(args) != 2:
-                raise ElabError("List.cons takes two arguments", p.pos)
-            return self.pattern(A.PCons(args[0], args[1], p.pos), ty, sc, binds)
-        if key == "pair":
-            return self.tuple_pattern(args, ty, sc, binds, p.pos)
-        if key == "unit":
-            return ir.PWild()
-        # structure constructor
-        sname = name[:-3] if name.endswith(".mk") else None
-        if sname is not None:
-            for cand in self.env.candidates(sname, sc.ctx):
-                if cand in self.env.structs:
-                    sd = self.env.structs[cand]
-                    sub = self.struct_args(sd)
-                    st = TCon(sd.name, tuple(sub[q] for q in sd.params))
-                    if not mc.unify(ty, st):
-                        raise ElabError("structure pattern type mismatch", p.pos)
-                    if len(args) != len(sd.fields):
-                        raise ElabError("wrong number of fields", p.pos)
-                    return ir.PStruct(
-                        sd.name,
-                        [
-                            self.pattern(q, subst_tvars(ft, sub), sc, binds)
-                            for q, (_, ft) in zip(args, sd.fields)
-                        ],
-                    )
-        raise Unsupported(f"constructor pattern {p.name}", p.pos)
-
-    # ------------------------------------------------------------------ if
     def e_If(self, e: A.If, expected: Type | None, sc: Scope) -> ir.Node:
         cond = self.expect(e.cond, PROP, sc)
         inner = sc
@@ -1518,7 +1041,20 @@ class Elaborator:
             return self.membership(e.lhs, e.rhs, sc, e.pos)
         if op == "×":
             raise ElabError("a type (×) used as a value", e.pos)
+        if op == "∘":
+            return self.compose(e, expected, sc)
         raise Unsupported(f"operator {op}", e.pos)
+
+    def compose(self, e: A.BinOp, expected: Type | None, sc: Scope) -> ir.Node:
+        """``f ∘ g`` is ``fun x => f (g x)``."""
+        a, b, c = self.fresh(), self.fresh(), self.fresh()
+        if expected is not None:
+            self.mc.unify(expected, TFun(a, c))
+        f = self.expect(e.lhs, TFun(b, c), sc)
+        g = self.expect(e.rhs, TFun(a, b), sc)
+        x = self.new_name("x")
+        body = ir.App(c, f, [ir.App(b, g, [ir.Var(a, x)])])
+        return ir.Lam(TFun(a, c), [x], body)
 
     def membership(self, x: A.Expr | ir.Node, coll_e: A.Expr | ir.Node, sc: Scope, pos: A.Pos) -> ir.Node:
         coll = coll_e if isinstance(coll_e, ir.Node) else self.elab(coll_e, None, sc)
@@ -1616,196 +1152,11 @@ class Elaborator:
                 assert isinstance(rel, ir.Prim)
                 bound = ("∈", rel.args[1])
             else:
-                rel = elab_rel(self, A.BinOp(bop, _NodeExpr(var), bexpr, e.pos), sc)
+                rel = elab_rel(self, A.BinOp(bop, NodeExpr(var), bexpr, e.pos), sc)
                 assert isinstance(rel, ir.Prim)
                 bound = (bop, rel)
         body = self.expect(e.body, PROP, inner)
         return ir.Quant(PROP, e.kind, py, vty, bound, body)
-
-    # -------------------------------------------------------------- do blocks
-    def e_Do(self, e: A.Do, expected: Type | None, sc: Scope) -> ir.Node:
-        return self.elab_do(e, expected, sc)
-
-    def elab_do(self, d: A.Do, expected: Type | None, sc: Scope) -> ir.Node:
-        ret = expected if expected is not None else self.fresh()
-        dsc = sc.with_do(DoCtx(ret, False))
-        stmts = self.stmts(d.stmts, dsc, tail=True)
-        return ir.DoBlock(ret, stmts)
-
-    def stmts(self, ss: list[A.DoStmt], sc: Scope, tail: bool) -> list[Any]:
-        out: list[Any] = []
-        do = sc.do
-        assert do is not None
-        for i, s in enumerate(ss):
-            last = tail and i == len(ss) - 1
-            if isinstance(s, A.DoLet):
-                decl = self.to_type(s.type, sc) if s.type is not None else None
-                pat = s.pat
-                if isinstance(pat, A.PTyped):
-                    decl = self.binder_type(pat.type, sc)
-                    pat = pat.pat
-                val = self.expect(s.value, decl if decl is not None else self.fresh(), sc)
-                if isinstance(pat, A.PVar):
-                    py = self.new_name(pat.name)
-                    sc = sc.bind(pat.name, Local(py, val.ty, mutable=s.mut))
-                    out.append(ir.DLet(py, val))
-                else:
-                    binds: dict[str, Local] = {}
-                    p = self.pattern(pat, val.ty, sc, binds)
-                    if s.mut:
-                        for b in binds.values():
-                            b.mutable = True
-                    sc = sc.bind_many(binds)
-                    out.append(ir.DLetPat(p, val))
-                if last:
-                    out.append(self.unit_return(sc, s.pos))
-            elif isinstance(s, A.DoAssign):
-                out.append(self.assign(s, sc))
-                if last:
-                    out.append(self.unit_return(sc, s.pos))
-            elif isinstance(s, A.DoFor):
-                out.append(self.for_stmt(s, sc))
-                if last:
-                    out.append(self.unit_return(sc, s.pos))
-            elif isinstance(s, A.DoWhile):
-                cond = self.expect(s.cond, BOOL, sc) if s.cond is not None else None
-                body = self.stmts(s.body, sc.with_do(DoCtx(do.ret_ty, True)), tail=False)
-                out.append(ir.DWhile(cond, body))
-                if last:
-                    out.append(self.unit_return(sc, s.pos))
-            elif isinstance(s, A.DoIf):
-                cond = self.expect(s.cond, PROP, sc)
-                inner = sc
-                if s.hyp:
-                    inner = sc.bind(s.hyp, Local(self.new_name(s.hyp), PROOF, proof=True))
-                then = self.stmts(s.then, inner.extend(), tail=last)
-                if s.els:
-                    els = self.stmts(s.els, sc.extend(), tail=last)
-                else:
-                    els = [self.unit_return(sc, s.pos)] if last else []
-                out.append(ir.DIf(cond, then, els))
-            elif isinstance(s, A.DoMatch):
-                discrs = [self.elab(x, None, sc) for x in s.discrs]
-                arms = [A.MatchArm(alts, self._stmts_cb(body, last), s.pos) for alts, body in s.arms]
-                out.append(ir.DMatch(discrs, self.match_core(discrs, arms, None, sc, s.pos, stmts=True)))
-            elif isinstance(s, A.DoReturn):
-                v = self.expect(s.value, do.ret_ty, sc) if s.value is not None else self.unit_value(sc, s.pos)
-                out.append(ir.DReturn(v))
-            elif isinstance(s, A.DoBreak | A.DoContinue):
-                if not do.in_loop:
-                    raise ElabError("break/continue outside a loop", s.pos)
-                out.append(ir.DBreak() if isinstance(s, A.DoBreak) else ir.DContinue())
-            elif isinstance(s, A.DoExpr):
-                if last:
-                    out.append(ir.DReturn(self.expect(s.expr, do.ret_ty, sc)))
-                else:
-                    v = self.expect(s.expr, UNIT, sc)
-                    out.append(ir.DEval(v))
-            else:
-                raise Unsupported(f"do statement {type(s).__name__}", getattr(s, "pos", None))
-        if tail and not ss:
-            out.append(self.unit_return(sc, None))
-        return out
-
-    def _stmts_cb(self, body: list[A.DoStmt], tail: bool) -> Any:
-        return lambda isc: self.stmts(body, isc, tail=tail)
-
-    def unit_value(self, sc: Scope, pos: A.Pos | None) -> ir.Node:
-        assert sc.do is not None
-        if not self.mc.unify(sc.do.ret_ty, UNIT):
-            raise ElabError(f"do block ends without a value of type {self.show(sc.do.ret_ty)}", pos)
-        return ir.Lit(UNIT, ())
-
-    def unit_return(self, sc: Scope, pos: A.Pos | None) -> Any:
-        return ir.DReturn(self.unit_value(sc, pos))
-
-    def assign(self, s: A.DoAssign, sc: Scope) -> Any:
-        tgt = s.target
-        if isinstance(tgt, A.PVar):
-            loc = sc.lookup(tgt.name)
-            if loc is None:
-                raise ElabError(f"unknown variable '{tgt.name}'", s.pos)
-            if not loc.mutable:
-                raise ElabError(f"'{tgt.name}' is not mutable (let mut)", s.pos)
-            value: A.Expr = s.value
-            if s.op is not None:
-                value = A.BinOp(s.op, A.Ident(tgt.name, s.pos), s.value, s.pos)
-            v = self.expect(value, loc.ty, sc)
-            return ir.DLet(loc.pyname, v)
-        if isinstance(tgt, A.PTuple | A.PAnon):
-            v = self.elab(s.value, None, sc)
-            return ir.DLetPat(self.assign_pattern(tgt, v.ty, sc, s.pos), v)
-        raise Unsupported("assignment target", s.pos)
-
-    def assign_pattern(self, p: A.Pattern, ty: Type, sc: Scope, pos: A.Pos) -> ir.Pat:
-        if isinstance(p, A.PVar):
-            loc = sc.lookup(p.name)
-            if loc is None or not loc.mutable:
-                raise ElabError(f"'{p.name}' is not a mutable variable", pos)
-            if not self.mc.unify(ty, loc.ty):
-                raise ElabError("type mismatch in assignment", pos)
-            return ir.PVar(loc.pyname)
-        if isinstance(p, A.PWild):
-            return ir.PWild()
-        if isinstance(p, A.PTuple | A.PAnon):
-            elems = p.elems
-            if len(elems) == 1:
-                return self.assign_pattern(elems[0], ty, sc, pos)
-            a, b = self.fresh(), self.fresh()
-            if not self.mc.unify(ty, TCon("Prod", (a, b))):
-                raise ElabError("tuple assignment to a non-pair", pos)
-            rest = A.PTuple(elems[1:], pos) if len(elems) > 2 else elems[1]
-            return ir.PPair(self.assign_pattern(elems[0], a, sc, pos), self.assign_pattern(rest, b, sc, pos))
-        raise Unsupported("assignment pattern", pos)
-
-    def for_stmt(self, s: A.DoFor, sc: Scope) -> Any:
-        assert sc.do is not None
-        it = s.iterable
-        binds: dict[str, Local] = {}
-        rng: tuple[ir.Node, ir.Node, ir.Node | None] | None = None
-        iterable: ir.Node | None = None
-        if isinstance(it, A.Range):
-            start = self.expect(it.start, NAT, sc) if it.start is not None else ir.Num(NAT, 0)
-            stop = self.expect(it.stop, NAT, sc)
-            step = self.expect(it.step, NAT, sc) if it.step is not None else None
-            rng = (start, stop, step)
-            elem: Type = NAT
-        else:
-            iterable = self.elab(it, None, sc)
-            r = self.mc.resolve(iterable.ty)
-            if is_meta(r):
-                self.postpone("type of the for-loop collection is not known", s.pos)
-            if isinstance(r, TCon) and r.name in ("List", "Array", "Std.HashSet"):
-                elem = r.args[0]
-            elif isinstance(r, TCon) and r.name == "Std.HashMap":
-                elem = TCon("Prod", r.args)
-            else:
-                raise Unsupported(f"for loop over {self.show(r)}", s.pos)
-        p = self.pattern(s.pat, elem, sc, binds)
-        inner = sc.bind_many(binds).with_do(DoCtx(sc.do.ret_ty, True))
-        body = self.stmts(s.body, inner, tail=False)
-        return ir.DFor(p, iterable, rng, body)
-
-
-class WhereBlock(A.Hole):
-    """``body where f … g …``: local functions visible in the body and in each other."""
-
-    def __init__(self, items: list[Any], body: A.Expr) -> None:
-        super().__init__((0, 0))
-        self.items = items
-        self.body = body
-
-
-class _NodeExpr(A.Hole):
-    """An already elaborated node smuggled through an AST argument position."""
-
-    def __init__(self, node: ir.Node) -> None:
-        super().__init__((0, 0))
-        self.node = node
-
-
-def _is_proofish(s: Any) -> bool:
-    return isinstance(s, A.ByTactic | A.Hole | A.Sorry) and not isinstance(s, _NodeExpr)
 
 
 def _lam_fun_def(lam: A.Lam) -> bool:

@@ -31,7 +31,8 @@ from ..elab import ir
 from ..elab.env import Env
 from ..elab.scope import GlobalDef
 from ..errors import ElabError, Unsupported
-from .freevars import free_vars, pat_vars
+from .analysis import has_self_tail_call, is_self_call, param_types, rebinds, wants_memo
+from .freevars import free_vars
 from .quant import find_domain, unbounded_domain
 from .unbounded import domain_code as unbounded_domain_code
 from .unbounded import runtime_helpers as unbounded_helpers
@@ -155,7 +156,7 @@ class Compiler:
     def gen_global(self, g: GlobalDef) -> str:
         memo = None
         ptypes = [t for _, t in g.params]
-        if _wants_memo(g.body, ("glob", g.key), ptypes):
+        if wants_memo(g.body, ("glob", g.key), ptypes):
             memo = f"m_{g.pyname}"
             self.ns[memo] = {}
             self.ns["_memos"].append(self.ns[memo])
@@ -231,7 +232,7 @@ class FnGen:
     def prepare(self, body: Any) -> None:
         """Find the names this function rebinds (loop bodies, mutable variables)."""
         counts: dict[str, int] = {}
-        _rebinds(body, False, self.rebound, counts)
+        rebinds(body, False, self.rebound, counts)
         self.rebound |= {k for k, v in counts.items() if v > 1}
 
     def simple(self, e: str) -> str:
@@ -249,7 +250,7 @@ class FnGen:
         while isinstance(n, ir.Postponed):
             assert n.node is not None
             n = n.node
-        if _is_self_call(n, self_ref, len(params)):
+        if is_self_call(n, self_ref, len(params)):
             assert isinstance(n, ir.Call)
             vals = [self.ex(a) for a in n.args]
             if params:
@@ -262,9 +263,19 @@ class FnGen:
             self.ind += 1
             self.gen_tail(n.then)
             self.ind -= 1
+            els = n.els
+            while isinstance(els, ir.If):
+                cl, ce = self.sub(lambda els=els: self.ex(els.cond))
+                if cl:
+                    break
+                self.emit(f"elif {ce}:")
+                self.ind += 1
+                self.gen_tail(els.then)
+                self.ind -= 1
+                els = els.els
             self.emit("else:")
             self.ind += 1
-            self.gen_tail(n.els)
+            self.gen_tail(els)
             self.ind -= 1
             return
         if isinstance(n, ir.Let):
@@ -487,7 +498,7 @@ class FnGen:
         """A local function that captures nothing: defined once, at module level."""
         assert fd.body is not None
         memo = None
-        if fd.charge and _wants_memo(fd.body, ("local", fd.name), _param_types(fd.ty, len(fd.params))):
+        if fd.charge and wants_memo(fd.body, ("local", fd.name), param_types(fd.ty, len(fd.params))):
             memo = self.tmp("memo")
             self.c.ns[memo] = {}
             self.c.ns["_memos"].append(self.c.ns[memo])
@@ -505,9 +516,9 @@ class FnGen:
         assert fd.body is not None
         probe = ir.Lam(fd.ty, fd.params, fd.body)
         captured = sorted((free_vars(probe) - group) & self.rebound)
-        ptypes = _param_types(fd.ty, len(fd.params))
+        ptypes = param_types(fd.ty, len(fd.params))
         memo = None
-        if fd.charge and _wants_memo(fd.body, ("local", fd.name), ptypes):
+        if fd.charge and wants_memo(fd.body, ("local", fd.name), ptypes):
             memo = self.tmp("memo")
         base = self.ind + (1 if captured else 0)
         lines = gen_function(
@@ -535,18 +546,35 @@ class FnGen:
         return self.ex(n.body)
 
     def x_If(self, n: ir.If) -> str:
-        c = self.ex(n.cond)
-        a_lines, ae = self.sub(lambda: self.ex(n.then))
-        b_lines, be = self.sub(lambda: self.ex(n.els))
-        if not a_lines and not b_lines:
-            return f"({ae} if {c} else {be})"
+        """``if``/``else if`` chains become one ``if``/``elif`` (or one conditional expression),
+        so long chains do not nest Python blocks."""
+        chain = [n]
+        while isinstance(chain[-1].els, ir.If):
+            chain.append(chain[-1].els)  # type: ignore[arg-type]
+        parts: list[tuple[str, list[str], str]] = []
+        c0 = self.ex(n.cond)
+        lines0, e0 = self.sub(lambda: self.ex(n.then))
+        parts.append((c0, lines0, e0))
+        rest: ir.Node = chain[-1].els
+        for k in range(1, len(chain)):
+            node = chain[k]
+            cl, ce = self.sub(lambda node=node: self.ex(node.cond))
+            if cl:  # the condition needs statements: continue the chain in a nested block
+                rest = node
+                break
+            tl, te = self.sub(lambda node=node: self.ex(node.then))
+            parts.append((ce, tl, te))
+        el, ee = self.sub(lambda: self.ex(rest))
+        if not el and all(not pl for _, pl, _ in parts):
+            return "(" + " else ".join(f"({te}) if {ce}" for ce, _, te in parts) + f" else ({ee}))"
         t = self.tmp()
-        self.emit(f"if {c}:")
-        self.lines.extend(a_lines)
-        self.emit(f"    {t} = {ae}")
+        for i, (ce, tl, te) in enumerate(parts):
+            self.emit(f"{'if' if i == 0 else 'elif'} {ce}:")
+            self.lines.extend(tl)
+            self.emit(f"    {t} = {te}")
         self.emit("else:")
-        self.lines.extend(b_lines)
-        self.emit(f"    {t} = {be}")
+        self.lines.extend(el)
+        self.emit(f"    {t} = {ee}")
         return t
 
     # ------------------------------------------------------------- matching
@@ -877,9 +905,16 @@ class FnGen:
             if _name(d.coll.ty) == "Std.HashMap":
                 c = f"_qkeys({c})"
             dom = c
+            ct = d.coll.ty
+            src = ct.args[0] if isinstance(ct, TCon) and ct.args else None
+            if _name(n.var_ty) == "Nat" and src is not None and _name(src) != "Nat":
+                # a Nat variable compared through ``↑``: only non-negative candidates are Nats
+                dom = f"[_v for _v in {dom} if _v >= 0]"
         elif d.kind == "points":
             assert d.points is not None
             dom = "(" + ", ".join(self.ex(p) for p in d.points) + ",)"
+            if _name(n.var_ty) == "Nat" and any(_name(p.ty) != "Nat" for p in d.points):
+                dom = f"[_v for _v in {dom} if _v >= 0]"
         elif d.kind == "range":
             assert d.hi is not None
             hi = self.ex(d.hi)
@@ -972,9 +1007,18 @@ class FnGen:
                 c = self.ex(s.cond)
                 self.emit(f"if {c}:")
                 self.block(s.then)
-                if s.els:
+                els = s.els
+                while len(els) == 1 and isinstance(els[0], ir.DIf):
+                    nxt = els[0]
+                    cl, ce = self.sub(lambda nxt=nxt: self.ex(nxt.cond))
+                    if cl:
+                        break
+                    self.emit(f"elif {ce}:")
+                    self.block(nxt.then)
+                    els = nxt.els
+                if els:
                     self.emit("else:")
-                    self.block(s.els)
+                    self.block(els)
             elif isinstance(s, ir.DMatch):
                 self.match(s.discrs, s.arms, stmts=True)
             elif isinstance(s, ir.DReturn):
@@ -1048,11 +1092,11 @@ def gen_function(
     and, for branching recursion, a memo table (Lean functions are pure)."""
     impl = f"{name}__impl" if memo else name
     fg = FnGen(c, indent + 1)
-    tail = _has_self_tail_call(body, self_ref, len(params))
+    tail = has_self_tail_call(body, self_ref, len(params))
     if tail:
         fg.rebound |= set(params)
         counts: dict[str, int] = {}
-        _rebinds(body, True, fg.rebound, counts)
+        rebinds(body, True, fg.rebound, counts)
         fg.rebound |= extra_rebound
         fg.emit("while True:")
         fg.ind += 1
@@ -1089,163 +1133,3 @@ def gen_function(
             f"{pad}    return _r",
         ]
     return out
-
-
-def _is_self_call(n: Any, self_ref: tuple[str, str], arity: int) -> bool:
-    if not isinstance(n, ir.Call) or len(n.args) != arity:
-        return False
-    t = n.target
-    if self_ref[0] == "glob":
-        return isinstance(t, ir.Glob) and t.key == self_ref[1]
-    return isinstance(t, ir.LocalFn) and t.name == self_ref[1]
-
-
-def _has_self_tail_call(n: Any, self_ref: tuple[str, str], arity: int) -> bool:
-    while isinstance(n, ir.Postponed):
-        n = n.node
-    if _is_self_call(n, self_ref, arity):
-        return True
-    if isinstance(n, ir.If):
-        return _has_self_tail_call(n.then, self_ref, arity) or _has_self_tail_call(n.els, self_ref, arity)
-    if isinstance(n, ir.Match):
-        return any(_has_self_tail_call(a.rhs, self_ref, arity) for a in n.arms)
-    if isinstance(n, ir.Let | ir.LetFun):
-        return _has_self_tail_call(n.body, self_ref, arity)
-    return False
-
-
-def _count_self_calls(n: Any, self_ref: tuple[str, str], in_lam: bool, acc: list[int]) -> None:
-    if n is None:
-        return
-    t = type(n)
-    if t is list or t is tuple:
-        for x in n:
-            _count_self_calls(x, self_ref, in_lam, acc)
-        return
-    if t is ir.Call:
-        tg = n.target
-        if (self_ref[0] == "glob" and isinstance(tg, ir.Glob) and tg.key == self_ref[1]) or (
-            self_ref[0] == "local" and isinstance(tg, ir.LocalFn) and tg.name == self_ref[1]
-        ):
-            acc[0] += 2 if in_lam else 1
-    if t is ir.Lam:
-        _count_self_calls(n.body, self_ref, True, acc)
-        return
-    if hasattr(n, "__dataclass_fields__") and t.__module__.endswith("elab.ir"):
-        for f in n.__dataclass_fields__:
-            v = getattr(n, f)
-            if isinstance(v, list | tuple) or hasattr(v, "__dataclass_fields__"):
-                _count_self_calls(v, self_ref, in_lam, acc)
-
-
-_HASHABLE_SAFE = frozenset(
-    {
-        "Nat",
-        "Int",
-        "Bool",
-        "Prop",
-        "Char",
-        "String",
-        "UInt8",
-        "Unit",
-        "List",
-        "Array",
-        "Option",
-        "Prod",
-        "Proof",
-    }
-)
-
-
-def _memo_safe(t: Type) -> bool:
-    """Values of ``t`` are equal in Python exactly when they are the same Lean value (no Float ±0)."""
-    if isinstance(t, TCon):
-        return t.name in _HASHABLE_SAFE and all(_memo_safe(a) for a in t.args)
-    return False
-
-
-def _wants_memo(body: Any, self_ref: tuple[str, str], ptypes: list[Type]) -> bool:
-    if not ptypes or not all(_memo_safe(t) for t in ptypes):
-        return False
-    acc = [0]
-    _count_self_calls(body, self_ref, False, acc)
-    return acc[0] >= 2
-
-
-def _param_types(t: Type, n: int) -> list[Type]:
-    out = []
-    for _ in range(n):
-        if not isinstance(t, TFun):
-            return []
-        out.append(t.arg)
-        t = t.res
-    return out
-
-
-def _rebinds(n: Any, in_loop: bool, acc: set[str], counts: dict[str, int]) -> None:
-    """Names (re)bound inside loops or bound several times, not entering nested functions."""
-    if n is None:
-        return
-    t = type(n)
-    if t is list or t is tuple:
-        for x in n:
-            _rebinds(x, in_loop, acc, counts)
-        return
-    if t is ir.Lam or t is ir.DoBlock:
-        return  # separate Python functions
-    if t is ir.LetFun:
-        for f in n.funs:
-            counts[f.name] = counts.get(f.name, 0) + 1
-            if in_loop:
-                acc.add(f.name)
-        _rebinds(n.body, in_loop, acc, counts)
-        return
-
-    def bind(name: str) -> None:
-        counts[name] = counts.get(name, 0) + 1
-        if in_loop:
-            acc.add(name)
-
-    if t is ir.Let:
-        bind(n.name)
-        _rebinds(n.value, in_loop, acc, counts)
-        _rebinds(n.body, in_loop, acc, counts)
-        return
-    if t is ir.DLet:
-        bind(n.name)
-        _rebinds(n.value, in_loop, acc, counts)
-        return
-    if t is ir.DLetPat:
-        for v in pat_vars(n.pat):
-            bind(v)
-        _rebinds(n.value, in_loop, acc, counts)
-        return
-    if t is ir.DFor:
-        for v in pat_vars(n.pat):
-            bind(v)
-            acc.add(v)
-        _rebinds(n.iterable, in_loop, acc, counts)
-        _rebinds(n.body, True, acc, counts)
-        return
-    if t is ir.DWhile:
-        _rebinds(n.cond, True, acc, counts)
-        _rebinds(n.body, True, acc, counts)
-        return
-    if t is ir.Quant:
-        bind(n.var)
-        acc.add(n.var)
-        _rebinds(n.body, True, acc, counts)
-        return
-    if t is ir.Match or t is ir.DMatch:
-        _rebinds(n.discrs, in_loop, acc, counts)
-        for arm in n.arms:
-            for p in arm.pats:
-                for v in pat_vars(p):
-                    bind(v)
-            _rebinds(arm.rhs, in_loop, acc, counts)
-        return
-    if hasattr(n, "__dataclass_fields__") and t.__module__.endswith("elab.ir"):
-        for f in n.__dataclass_fields__:
-            v = getattr(n, f)
-            if isinstance(v, list | tuple) or hasattr(v, "__dataclass_fields__"):
-                _rebinds(v, in_loop, acc, counts)
