@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...values.types import TVar, Type, parse_type
+from .. import limits
 
 __all__ = ["BUILTINS", "Builtin", "builtin", "lookup"]
 
@@ -69,13 +70,32 @@ def builtin(
         BUILTINS[name] = Builtin(
             name=name,
             sig=t,
-            impl=impl,
+            impl=_charging(impl),
             inhabited=TVar(inhabited) if inhabited else None,
             arity=_arity(t) if arity is None else arity,
         )
         return impl
 
     return deco
+
+
+def _charging(impl: Callable[..., Any]) -> Callable[..., Any]:
+    """Charge fuel in proportion to the sequences a builtin is given, so a scan over a huge
+    list counts against the budget like the equivalent Lean loop would (timeouts stay honest)."""
+    charge = limits.charge
+
+    def run(*args: Any) -> Any:
+        n = 0
+        for a in args:
+            if type(a) is tuple or type(a) is str:
+                n += len(a)
+        if n > 16:
+            charge(n)
+        return impl(*args)
+
+    run.__wrapped__ = impl  # type: ignore[attr-defined]
+    run.__name__ = getattr(impl, "__name__", "builtin")
+    return run
 
 
 def lookup(name: str) -> Builtin | None:
