@@ -20,7 +20,7 @@ from veriscale.benchmarks.verina import DatasetError, read_task
 from veriscale.cli.check import _task_dirs, run_check
 from veriscale.engines.native import NativeEngine
 from veriscale.evaluate.compare import outputs_match
-from veriscale.values.codec import DecodeError, decode
+from veriscale.values.codec import DecodeError
 
 
 def bench_verina_check(root: Path) -> None:
@@ -47,12 +47,11 @@ def bench_plus_runs(root: Path) -> None:
         te = engine.for_task(task)
         ret = task.signature.return_type
         work = []
-        for tc in task.tests:
+        for i, tc in enumerate(task.tests):
             try:
-                inputs = {p.name: decode(p.type, tc.input[p.name], structs=task.structs)
-                          for p in task.signature.params}
-                expected = decode(ret, tc.expected, structs=task.structs)
-            except (DecodeError, KeyError):
+                inputs = task.decode_input(tc.input, file="test.json", row=i)
+                expected = task.decode_output(tc.expected, file="test.json", row=i)
+            except DecodeError:
                 undecodable += 1
                 continue
             work.append((inputs, expected))
