@@ -89,6 +89,10 @@ def inputs_command(
     no_cache: Annotated[
         bool, typer.Option("--no-cache", help="Do not use the model response cache.")
     ] = False,
+    engine: Annotated[
+        str | None,
+        typer.Option("--engine", help="native (default) or lean (a Lean project: VERISCALE_LEAN_PROJECT)."),
+    ] = None,
     runs_dir: Annotated[Path, typer.Option("--runs-dir", help="Where named runs live.")] = Path("runs"),
     ray_address: Annotated[
         str | None, typer.Option("--ray-address", help="Connect to this Ray cluster.")
@@ -110,9 +114,15 @@ def inputs_command(
     try:
         llm_cfg = _llm_config(config, model, no_cache)
         use_model = model_available(llm_cfg, ["seed_inputs"])
-        cfg = load_pipeline_config(config, {"seed": seed})
+        cfg = load_pipeline_config(config, {"seed": seed, "engine.name": engine})
     except (ConfigError, PipelineConfigError) as exc:
         raise _fail(str(exc)) from None
+    if cfg.engine.name == "lean":
+        from ..engines.lean_toolchain.project import lean_status
+
+        project, why = lean_status()
+        if project is None:
+            raise _fail(f"Lean toolchain unavailable: {why}")
     # The seed model is recorded in the run's config: resuming with another model is refused.
     cfg = cfg.model_copy(update={"model": llm_cfg.model_for("seed_inputs") if use_model else None})
     try:

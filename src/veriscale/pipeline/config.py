@@ -55,7 +55,7 @@ class EngineSettings(_Strict):
     limit is a safety net, so a loaded machine does not change a run's results.
     """
 
-    name: Literal["native"] = "native"
+    name: Literal["native", "lean"] = "native"
     fuel: int = Field(default=2_000_000, gt=0)
     seconds: float = Field(default=10.0, gt=0)
 

@@ -68,10 +68,11 @@ STAGE = "inputs"
 
 
 def make_engine(config: PipelineConfig) -> Engine:
-    from ...engines.native import NativeEngine
-    from ...lean.limits import Limits
+    from ...engines.factory import make_engine as engine_named
 
-    return NativeEngine(limits=Limits(fuel=config.engine.fuel, seconds=config.engine.seconds))
+    if config.engine.name == "lean":
+        return engine_named("lean")
+    return engine_named("native", fuel=config.engine.fuel, seconds=config.engine.seconds)
 
 
 def _input_json(task: Task, values: dict[str, Any]) -> dict[str, Any]:
