@@ -13,9 +13,10 @@ from typing import Any
 
 from ...values.runtime import Fn, Some
 from ..errors import EvalError
+from . import list as _list
 from . import ops
 from .optional import const, define
-from .support import bcontains, bcount, bindex, fn1, fn2, guard_size
+from .support import bindex, fn1, fn2, guard_size
 
 _LT = Fn(2, ops.rel_lt, "LT.lt")
 
@@ -62,10 +63,7 @@ def singleton(v: Any) -> tuple:
     return (v,)
 
 
-@define("Array.range", "Nat → Array Nat", "n")
-def range_(n: int) -> tuple:
-    guard_size(n)
-    return tuple(range(n))
+range_ = define("Array.range", "Nat → Array Nat", "n")(_list.range_)
 
 
 @define("Array.range'", "Nat → Nat → Nat → Array Nat", "start size step", defaults={"step": const(1)})
@@ -112,9 +110,7 @@ def size(xs: tuple) -> int:
     return len(xs)
 
 
-@define("Array.isEmpty", "Array α → Bool", "xs")
-def is_empty(xs: tuple) -> bool:
-    return not xs
+is_empty = define("Array.isEmpty", "Array α → Bool", "xs")(_list.is_empty)
 
 
 @define("Array.push", "Array α → α → Array α", "a v")
@@ -150,9 +146,7 @@ def back(xs: tuple, _h: object) -> Any:
     return xs[-1]
 
 
-@define("Array.append", "Array α → Array α → Array α", "as bs")
-def append(xs: tuple, ys: tuple) -> tuple:
-    return xs + ys
+append = define("Array.append", "Array α → Array α → Array α", "as bs")(_list.append)
 
 
 @define("Array.appendList", "Array α → List α → Array α", "as bs")
@@ -160,22 +154,16 @@ def append_list(xs: tuple, ys: tuple) -> tuple:
     return xs + ys
 
 
-@define("Array.reverse", "Array α → Array α", "as")
-def reverse(xs: tuple) -> tuple:
-    return xs[::-1]
+reverse = define("Array.reverse", "Array α → Array α", "as")(_list.reverse)
 
 
 # ---------------------------------------------------------------- indexing
 
 
-@define("Array.get!", "Array α → Nat → α", "a i", inhabited="α")
-def get_bang(dflt: Any, xs: tuple, i: int) -> Any:
-    return xs[i] if i < len(xs) else dflt
+get_bang = define("Array.get!", "Array α → Nat → α", "a i", inhabited="α")(_list.get_bang)
 
 
-@define("Array.get?", "Array α → Nat → Option α", "xs i")
-def get_opt(xs: tuple, i: int) -> Any:
-    return Some(xs[i]) if i < len(xs) else None
+get_opt = define("Array.get?", "Array α → Nat → Option α", "xs i")(_list.get_opt)
 
 
 @define("Array.getD", "Array α → Nat → α → α", "a i v₀")
@@ -403,14 +391,10 @@ def all_(xs: tuple, p: Any, start: int, stop: int) -> bool:
     return all(g(xs[i]) for i in _any_range(len(xs), start, stop))
 
 
-@define("Array.contains", "Array α → α → Bool", "as a")
-def contains(xs: tuple, a: Any) -> bool:
-    return bcontains(xs, a)
+contains = define("Array.contains", "Array α → α → Bool", "as a")(_list.contains)
 
 
-@define("Array.elem", "α → Array α → Bool", "a as")
-def elem(a: Any, xs: tuple) -> bool:
-    return bcontains(xs, a)
+elem = define("Array.elem", "α → Array α → Bool", "a as")(_list.elem)
 
 
 @define("Array.sum", "Array α → α", "as", inhabited="α")
@@ -424,30 +408,19 @@ def sum_(zero: Any, xs: tuple) -> Any:
     return sum(xs, zero)
 
 
-@define("Array.count", "α → Array α → Nat", "a as")
-def count(a: Any, xs: tuple) -> int:
-    return bcount(xs, a)
+count = define("Array.count", "α → Array α → Nat", "a as")(_list.count)
 
 
-@define("Array.countP", "(α → Bool) → Array α → Nat", "p as")
-def count_p(p: Any, xs: tuple) -> int:
-    g = fn1(p)
-    return sum(1 for x in xs if g(x))
+count_p = define("Array.countP", "(α → Bool) → Array α → Nat", "p as")(_list.count_p)
 
 
 # ----------------------------------------------------------- higher order
 
 
-@define("Array.map", "(α → β) → Array α → Array β", "f as")
-def map_(f: Any, xs: tuple) -> tuple:
-    g = fn1(f)
-    return tuple([g(x) for x in xs])
+map_ = define("Array.map", "(α → β) → Array α → Array β", "f as")(_list.map_)
 
 
-@define("Array.mapIdx", "(Nat → α → β) → Array α → Array β", "f as")
-def map_idx(f: Any, xs: tuple) -> tuple:
-    g = fn2(f)
-    return tuple([g(i, x) for i, x in enumerate(xs)])
+map_idx = define("Array.mapIdx", "(Nat → α → β) → Array α → Array β", "f as")(_list.map_idx)
 
 
 @define("Array.zipIdx", "Array α → Nat → Array (α × Nat)", "xs start", defaults={"start": const(0)})
@@ -487,32 +460,13 @@ def filter_map(f: Any, xs: tuple, start: int, stop: int) -> tuple:
     return tuple(out)
 
 
-@define("Array.find?", "(α → Bool) → Array α → Option α", "p as")
-def find_opt(p: Any, xs: tuple) -> Any:
-    g = fn1(p)
-    for x in xs:
-        if g(x):
-            return Some(x)
-    return None
+find_opt = define("Array.find?", "(α → Bool) → Array α → Option α", "p as")(_list.find_opt)
 
 
-@define("Array.findSome?", "(α → Option β) → Array α → Option β", "f as")
-def find_some(f: Any, xs: tuple) -> Any:
-    g = fn1(f)
-    for x in xs:
-        r = g(x)
-        if r is not None:
-            return r
-    return None
+find_some = define("Array.findSome?", "(α → Option β) → Array α → Option β", "f as")(_list.find_some)
 
 
-@define("Array.findIdx?", "(α → Bool) → Array α → Option Nat", "p as")
-def find_idx_opt(p: Any, xs: tuple) -> Any:
-    g = fn1(p)
-    for i, x in enumerate(xs):
-        if g(x):
-            return Some(i)
-    return None
+find_idx_opt = define("Array.findIdx?", "(α → Bool) → Array α → Option Nat", "p as")(_list.find_idx_opt)
 
 
 @define("Array.findIdx", "(α → Bool) → Array α → Nat", "p as")
@@ -537,43 +491,22 @@ def get_idx_opt(xs: tuple, v: Any) -> Any:
     return idx_of_opt(xs, v)
 
 
-@define("Array.flatMap", "(α → Array β) → Array α → Array β", "f as")
-def flat_map(f: Any, xs: tuple) -> tuple:
-    g = fn1(f)
-    out: list = []
-    for x in xs:
-        out.extend(g(x))
-    return tuple(out)
+flat_map = define("Array.flatMap", "(α → Array β) → Array α → Array β", "f as")(_list.flat_map)
 
 
-@define("Array.flatten", "Array (Array α) → Array α", "xss")
-def flatten(xss: tuple) -> tuple:
-    return tuple(x for xs in xss for x in xs)
+flatten = define("Array.flatten", "Array (Array α) → Array α", "xss")(_list.flatten)
 
 
-@define("Array.zip", "Array α → Array β → Array (α × β)", "as bs")
-def zip_(xs: tuple, ys: tuple) -> tuple:
-    return tuple(zip(xs, ys))
+zip_ = define("Array.zip", "Array α → Array β → Array (α × β)", "as bs")(_list.zip_)
 
 
-@define("Array.zipWith", "(α → β → γ) → Array α → Array β → Array γ", "f as bs")
-def zip_with(f: Any, xs: tuple, ys: tuple) -> tuple:
-    g = fn2(f)
-    return tuple(g(x, y) for x, y in zip(xs, ys))
+zip_with = define("Array.zipWith", "(α → β → γ) → Array α → Array β → Array γ", "f as bs")(_list.zip_with)
 
 
-@define("Array.unzip", "Array (α × β) → Array α × Array β", "as")
-def unzip(xs: tuple) -> tuple:
-    return (tuple(p[0] for p in xs), tuple(p[1] for p in xs))
+unzip = define("Array.unzip", "Array (α × β) → Array α × Array β", "as")(_list.unzip)
 
 
-@define("Array.partition", "(α → Bool) → Array α → Array α × Array α", "p as")
-def partition(p: Any, xs: tuple) -> tuple:
-    g = fn1(p)
-    yes, no = [], []
-    for x in xs:
-        (yes if g(x) else no).append(x)
-    return (tuple(yes), tuple(no))
+partition = define("Array.partition", "(α → Bool) → Array α → Array α × Array α", "p as")(_list.partition)
 
 
 @define("Array.takeWhile", "(α → Bool) → Array α → Array α", "p as")
@@ -594,9 +527,7 @@ def pop_while(p: Any, xs: tuple) -> tuple:
     return xs[:n]
 
 
-@define("Array.isPrefixOf", "Array α → Array α → Bool", "as bs")
-def is_prefix_of(xs: tuple, ys: tuple) -> bool:
-    return len(xs) <= len(ys) and ops.beq(xs, ys[: len(xs)])
+is_prefix_of = define("Array.isPrefixOf", "Array α → Array α → Bool", "as bs")(_list.is_prefix_of)
 
 
 @define("Array.isEqv", "Array α → Array α → (α → α → Bool) → Bool", "xs ys p")
