@@ -15,7 +15,7 @@ app = typer.Typer(
 )
 
 # Each module registers its commands on ``app`` when imported.
-_COMMAND_MODULES = ("stats", "check_data", "check", "models", "crosscheck", "expand", "evaluate")
+_COMMAND_MODULES = ("stats", "check_data", "check", "models", "crosscheck", "expand", "expand_outputs", "evaluate")
 
 
 def _load_commands() -> None:

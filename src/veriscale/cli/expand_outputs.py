@@ -1,0 +1,138 @@
+"""``veriscale expand outputs``: adversaries and genuinely wrong unexpected outputs over an input-expanded run."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+from .expand import _fail, _split_ids, expand_app
+
+
+def _benchmark_of(root: Path) -> Path | None:
+    try:
+        data = json.loads((root / "run.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    b = data.get("benchmark") if isinstance(data, dict) else None
+    return Path(b) if isinstance(b, str) else None
+
+
+@expand_app.command("outputs")
+def outputs_command(
+    run: Annotated[str, typer.Option("--run", help="Run name (<runs-dir>/<run>) or a path containing '/'.")],
+    tasks: Annotated[
+        list[str] | None, typer.Option("--tasks", help="Only these task ids (repeat or comma-separate).")
+    ] = None,
+    workers: Annotated[int, typer.Option("--workers", min=1, help="Parallel workers.")] = 2,
+    executor: Annotated[
+        str, typer.Option("--executor", help="local (process pool), serial, or ray.")
+    ] = "local",
+    cap: Annotated[int, typer.Option("--cap", min=1, help="Unexpected outputs kept per expected case.")] = 10,
+    minimum: Annotated[
+        int, typer.Option("--min", min=0, help="Top rows up to this many by direct output mutation.")
+    ] = 3,
+    runs_dir: Annotated[Path, typer.Option("--runs-dir", help="Where named runs live.")] = Path("runs"),
+    ray_address: Annotated[
+        str | None, typer.Option("--ray-address", help="Connect to this Ray cluster.")
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the summary as JSON instead of a table.")
+    ] = False,
+) -> None:
+    """Weakened specs → template and mutant adversaries → unexpected outputs the ground truth rejects."""
+    from ..pipeline.config import PipelineConfig, PipelineConfigError
+    from ..pipeline.executor import ExecutorUnavailable, make_executor
+    from ..pipeline.inputs.stage import STAGE as INPUTS_STAGE
+    from ..pipeline.inputs.stage import select_task_dirs
+    from ..pipeline.outputs.adversaries import AttackConfig
+    from ..pipeline.outputs.stage import STAGE, run_outputs_stage
+    from ..pipeline.rundir import RunDir, resolve_run_dir
+
+    console = Console(stderr=as_json)
+    root = resolve_run_dir(run, runs_dir)
+    try:
+        cfg = PipelineConfig.from_json(json.loads((root / "config.json").read_text(encoding="utf-8")))
+    except (OSError, ValueError) as exc:
+        raise _fail(f"{root} is not an input-expanded run ({exc})") from None
+    benchmark = _benchmark_of(root)
+    if benchmark is None or not benchmark.is_dir():
+        raise _fail(f"{root}/run.json does not name an existing benchmark directory")
+    task_ids = _split_ids(tasks)
+    try:
+        dirs = select_task_dirs(benchmark, task_ids)
+        ex = make_executor(executor, workers, ray_address)
+        rundir = RunDir.open(root, cfg)
+    except (ExecutorUnavailable, ValueError, PipelineConfigError) as exc:
+        raise _fail(str(exc)) from None
+    if task_ids is None:  # by default: every task whose input stage is finished
+        done = rundir.ledger.done(INPUTS_STAGE)
+        dirs = [d for d in dirs if d.name in done]
+        task_ids = [d.name for d in dirs]
+        if not task_ids:
+            rundir.close()
+            raise _fail(f"no task of {root} has finished the input stage")
+    # (no model-driven specs/adversaries yet: this stage is LLM-free)
+    with rundir:
+        report = run_outputs_stage(
+            benchmark, rundir, ex, tasks=task_ids, attack_config=AttackConfig(cap=cap, minimum=minimum)
+        )
+        docs = [rundir.read_result(STAGE, d.name) for d in dirs if rundir.result_path(STAGE, d.name).exists()]
+    summary = summarize_outputs(docs)
+    if as_json:
+        out = {
+            "run": str(root),
+            "computed": len(report.computed),
+            "resumed": len(report.resumed),
+            "failed": report.failed,
+            "seconds": report.seconds,
+            **summary,
+        }
+        json.dump(out, sys.stdout, indent=1, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        from rich.table import Table
+
+        table = Table(title=f"output expansion: {root}")
+        table.add_column("figure")
+        table.add_column("value", justify="right")
+        table.add_row(
+            "computed / resumed / failed",
+            f"{len(report.computed)} / {len(report.resumed)} / {len(report.failed)}",
+        )
+        for k, v in summary.items():
+            table.add_row(k, json.dumps(v, ensure_ascii=False))
+        console.print(table)
+        for task, err in sorted(report.failed.items()):
+            console.print(f"FAILED {task}: {err}", markup=False, highlight=False, soft_wrap=True)
+    if report.failed:
+        raise typer.Exit(1)
+
+
+def summarize_outputs(docs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Run-level figures: adversaries by origin, unexpected outputs per expected case, acceptance share."""
+    by_origin: dict[str, int] = {}
+    per_case: list[int] = []
+    accepted = 0
+    for d in docs:
+        for k, v in d["counts"]["adversaries"].items():
+            by_origin[k] = by_origin.get(k, 0) + v
+        for row in d["expected"]:
+            per_case.append(len(row["unexpected"]))
+            accepted += sum(1 for u in row["unexpected"] if u["accepted_by"])
+    total = sum(per_case)
+    n = len(docs)
+    return {
+        "tasks": n,
+        "adversaries_per_task": {k: round(v / n, 2) for k, v in sorted(by_origin.items())} if n else {},
+        "expected": len(per_case),
+        "unexpected": total,
+        "unexpected_per_case_mean": round(total / len(per_case), 2) if per_case else 0.0,
+        "unexpected_per_case_min": min(per_case, default=0),
+        "unexpected_per_case_max": max(per_case, default=0),
+        "accepted_share": round(accepted / total, 4) if total else 0.0,
+    }

@@ -1,0 +1,1 @@
+"""The output-expansion stage: flawed specifications, adversarial implementations, unexpected outputs."""
