@@ -7,6 +7,7 @@ import os
 import sys
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -28,36 +29,67 @@ def _task_dirs(root: Path) -> list[Path]:
     )
 
 
-def _check_one(args: tuple[str, str, float, int] | tuple[str, str, float, int, str]) -> TaskReport:
-    task_dir, dataset, seconds, fuel = args[:4]
-    engine_name = args[4] if len(args) > 4 else "native"
+@dataclass(frozen=True)
+class CheckJob:
+    task_dir: str
+    dataset: str
+    seconds: float
+    fuel: int
+    engine: str = "native"
+    checks: frozenset[str] | None = None
+
+
+def _check_one(job: CheckJob) -> TaskReport:
     from ..benchmarks.verina import DatasetError, read_task
     from ..engines.factory import make_engine
     from ..evaluate.groundtruth import check_task
 
-    path = Path(task_dir)
+    path = Path(job.task_dir)
     try:
         task = read_task(path)
     except DatasetError as exc:
         rep = TaskReport(path.name)
         rep.findings.append(Finding(path.name, "read", -1, "undecodable", str(exc)))
         return rep
-    engine = make_engine(engine_name, seconds=seconds, fuel=fuel)
+    engine = make_engine(job.engine, seconds=job.seconds, fuel=job.fuel)
     try:
-        return check_task(engine, task, dataset=dataset)
+        return check_task(engine, task, dataset=job.dataset, checks=job.checks)
     except Exception as exc:  # keep going: one task's crash must not lose the others
         rep = TaskReport(task.id)
         rep.findings.append(Finding(task.id, "internal", -1, "unknown", f"internal error: {exc!r}"))
         return rep
 
 
+def parse_checks(spec: str | None) -> frozenset[str] | None:
+    """``precond,impl`` / ``postcond`` / full check names → the set of checks to run."""
+    if not spec:
+        return None
+    groups = {
+        "precond": {"precond_accepts_tests", "precond_rejects_rejects"},
+        "impl": {"impl_matches_expected"},
+        "postcond": {"postcond_accepts_expected", "postcond_rejects_unexpected"},
+    }
+    out: set[str] = set()
+    for part in spec.split(","):
+        part = part.strip()
+        if part in groups:
+            out |= groups[part]
+        elif part in CHECKS:
+            out.add(part)
+        else:
+            raise typer.BadParameter(f"unknown check {part!r}; use precond, impl, postcond or one of "
+                                     f"{', '.join(CHECKS)}", param_hint="--checks")
+    return frozenset(out)
+
+
 def run_check(root: Path, jobs: int = 1, seconds: float = 5.0, fuel: int = 50_000_000,
-              only: list[str] | None = None, engine: str = "native") -> CheckReport:
+              only: list[str] | None = None, engine: str = "native",
+              checks: frozenset[str] | None = None) -> CheckReport:
     dirs = _task_dirs(root)
     if only:
         wanted = set(only)
         dirs = [d for d in dirs if d.name in wanted]
-    work = [(str(d), root.name, seconds, fuel, engine) for d in dirs]
+    work = [CheckJob(str(d), root.name, seconds, fuel, engine, checks) for d in dirs]
     if jobs <= 1:
         reports = [_check_one(w) for w in work]
     else:
@@ -88,8 +120,17 @@ def check_cmd(
     max_list: Annotated[int, typer.Option("--max-list", help="List at most this many findings (0: all).")] = 0,
     engine: Annotated[str, typer.Option("--engine", help="native (default) or lean (needs a Lean project: "
                                         "VERISCALE_LEAN_PROJECT, see docs/lean-setup.md).")] = "native",
+    checks: Annotated[str | None, typer.Option("--checks", help="Only these checks, comma-separated: precond, "
+                                               "impl, postcond, or full check names.")] = None,
 ) -> None:
     """Run the ground truth of every task on every row and report agreement per check."""
+    from ..benchmarks.vericontest import is_vericontest_root
+
+    if is_vericontest_root(directory):  # VeriContest layout: its own check (see evaluate.vericontest_check)
+        from ..evaluate.vericontest_check import check_command
+
+        check_command(directory, as_json=as_json, jobs=jobs, timeout=timeout, only=task, max_list=max_list)
+        return
     from ..engines.factory import ENGINE_NAMES
     if engine not in ENGINE_NAMES:
         raise typer.BadParameter(f"choose from {', '.join(ENGINE_NAMES)}", param_hint="--engine")
@@ -99,7 +140,7 @@ def check_cmd(
         if project is None:
             typer.echo(f"check: Lean toolchain unavailable: {why}", err=True)
             raise typer.Exit(2)
-    rep = run_check(directory, jobs=jobs, seconds=timeout, only=task, engine=engine)
+    rep = run_check(directory, jobs=jobs, seconds=timeout, only=task, engine=engine, checks=parse_checks(checks))
     if as_json:
         json.dump(report_json(rep), sys.stdout, indent=1, ensure_ascii=False)
         sys.stdout.write("\n")

@@ -1,0 +1,1 @@
+"""Rust tooling for VeriContest: tokenizing, harness generation, compilation, execution, Verus erasure."""

@@ -1,0 +1,339 @@
+"""Running compiled programs safely: many inputs per process, per-case time limits.
+
+* ``run_json_lines(binary, lines, limits)`` feeds a JSON-lines harness (see
+  ``harness``) all inputs through one process and returns one ``CaseResult``
+  per line. A case that exceeds ``case_seconds`` of wall clock, exhausts
+  memory or crashes the process (stack overflow, abort) gets that outcome;
+  the process group is killed and a fresh process continues with the next
+  case. Panics (including arithmetic overflow, since programs are built with
+  overflow checks) are reported by the harness itself and cost nothing.
+* ``run_program(binary, stdin, limits)`` runs a stdin/stdout program once
+  (Codeforces) with the same limits and an output cap.
+
+Every process gets ``RLIMIT_AS`` (memory), ``RLIMIT_CPU`` (a backstop for
+the wall-clock limit), its own process group, and optional niceness.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import resource
+import selectors
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = ["CaseResult", "ExecLimits", "ProgramResult", "run_json_lines", "run_program"]
+
+
+@dataclass(frozen=True)
+class ExecLimits:
+    case_seconds: float = 10.0  # wall clock per case (per program run for ``run_program``)
+    memory_mb: int = 2048  # address-space limit of the process (the harness reserves a 512 MiB stack)
+    output_bytes: int = 64 << 20  # per case / per program run
+    nice: int = 0  # added niceness of the child
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    """``status``: "ok" (``value`` is the JSON result), "panic", "bad" (input did not decode),
+    "timeout", "memory", "crash"."""
+
+    status: str
+    value: Any = None
+    message: str = ""
+    micros: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+
+@dataclass(frozen=True)
+class ProgramResult:
+    """``status``: "ok" (exit 0), "panic" (Rust panic, exit 101), "error" (other exit code),
+    "timeout", "memory", "crash", "output" (output cap exceeded)."""
+
+    status: str
+    stdout: str
+    stderr: str
+    returncode: int | None
+    seconds: float
+    message: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+
+def _preexec(limits: ExecLimits, cpu_seconds: float) -> Any:
+    mem = limits.memory_mb * 1024 * 1024
+    cpu = max(1, math.ceil(cpu_seconds))
+
+    def fn() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        if limits.nice:
+            os.nice(limits.nice)
+
+    return fn
+
+
+def _kill(proc: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    with contextlib.suppress(Exception):
+        proc.kill()
+    with contextlib.suppress(Exception):
+        proc.wait(timeout=5)
+
+
+def _classify_death(returncode: int | None, stderr: str, killed_for_time: bool) -> tuple[str, str]:
+    """(status, message) of a process that ended before answering."""
+    tail = stderr.strip()[-300:]
+    if killed_for_time:
+        return "timeout", "time limit exceeded"
+    if "memory allocation of" in stderr or "out of memory" in stderr.lower():
+        return "memory", "memory limit exceeded"
+    if "has overflowed its stack" in stderr:
+        return "crash", "stack overflow"
+    if returncode is not None and returncode < 0:
+        sig = -returncode
+        if sig == signal.SIGXCPU:
+            return "timeout", "CPU time limit exceeded"
+        name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
+        return "crash", f"killed by {name}" + (f": {tail}" if tail else "")
+    return "crash", f"exit status {returncode}" + (f": {tail}" if tail else "")
+
+
+def _child_env(env: Mapping[str, str] | None) -> dict[str, str]:
+    out = dict(os.environ if env is None else env)
+    out["RUST_BACKTRACE"] = "0"  # keep stderr to the panic message
+    return out
+
+
+def _panic_message(stderr: str) -> str:
+    """The message of a Rust panic report (the line after ``panicked at <location>:``)."""
+    lines = stderr.strip().splitlines()
+    for k, ln in enumerate(lines):
+        if "panicked at" in ln:
+            loc = ln.split("panicked at", 1)[1].strip().rstrip(":")
+            msg = lines[k + 1].strip() if k + 1 < len(lines) else ""
+            line = loc.rsplit(":", 2)[-2] if loc.count(":") >= 2 else ""
+            return f"{msg} at line {line}" if line.isdigit() else msg or ln.strip()
+    return " ".join(lines[-2:])[-300:]
+
+
+def _read_tail(f: Any, limit: int = 8192) -> str:
+    try:
+        f.flush()
+        f.seek(0, os.SEEK_END)
+        size = f.tell()
+        f.seek(max(0, size - limit))
+        return f.read().decode("utf-8", errors="replace")
+    except (OSError, ValueError):
+        return ""
+
+
+def _feed(proc: subprocess.Popen[bytes], data: bytes) -> threading.Thread:
+    def run() -> None:
+        assert proc.stdin is not None
+        try:
+            proc.stdin.write(data)
+            proc.stdin.close()
+        except (BrokenPipeError, OSError, ValueError):
+            pass
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    return t
+
+
+def _parse_line(raw: bytes) -> CaseResult:
+    try:
+        obj = json.loads(raw.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError) as exc:
+        return CaseResult("crash", message=f"unreadable harness output: {exc}")
+    if not isinstance(obj, dict):
+        return CaseResult("crash", message="unreadable harness output")
+    if "ok" in obj:
+        return CaseResult("ok", obj["ok"], micros=obj.get("us"))
+    if "panic" in obj:
+        return CaseResult("panic", message=str(obj["panic"]), micros=obj.get("us"))
+    if "bad" in obj:
+        return CaseResult("bad", message=str(obj["bad"]))
+    return CaseResult("crash", message=str(obj.get("fault", "unreadable harness output")))
+
+
+def run_json_lines(
+    binary: Path | str,
+    lines: Sequence[str],
+    limits: ExecLimits | None = None,
+    env: Mapping[str, str] | None = None,
+) -> list[CaseResult]:
+    """Run every input line through the harness ``binary``; one result per line."""
+    limits = limits or ExecLimits()
+    results: list[CaseResult | None] = [None] * len(lines)
+    i = 0
+    while i < len(lines):
+        i = _run_batch(Path(binary), lines, i, results, limits, env)
+    return [r if r is not None else CaseResult("crash", message="no result") for r in results]
+
+
+def _run_batch(
+    binary: Path,
+    lines: Sequence[str],
+    first: int,
+    results: list[CaseResult | None],
+    limits: ExecLimits,
+    env: Mapping[str, str] | None,
+) -> int:
+    """Run lines[first:] in one process until it ends; returns the index to resume at."""
+    remaining = len(lines) - first
+    cpu = limits.case_seconds * remaining + 5
+    with tempfile.TemporaryFile() as errf:
+        proc = subprocess.Popen(
+            [str(binary)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=errf,
+            preexec_fn=_preexec(limits, cpu),
+            start_new_session=True,
+            env=_child_env(env),
+        )
+        data = ("\n".join(line.replace("\n", " ") for line in lines[first:]) + "\n").encode("utf-8")
+        writer = _feed(proc, data)
+        assert proc.stdout is not None
+        fd = proc.stdout.fileno()
+        sel = selectors.DefaultSelector()
+        sel.register(fd, selectors.EVENT_READ)
+        buf = bytearray()
+        j = first
+        deadline = time.monotonic() + limits.case_seconds
+        killed_for_time = False
+        eof = False
+        try:
+            while j < len(lines):
+                nl = buf.find(b"\n")
+                if nl >= 0:
+                    results[j] = _parse_line(bytes(buf[:nl]))
+                    del buf[: nl + 1]
+                    j += 1
+                    deadline = time.monotonic() + limits.case_seconds
+                    continue
+                if len(buf) > limits.output_bytes:
+                    results[j] = CaseResult("crash", message="output limit exceeded")
+                    _kill(proc)
+                    return j + 1
+                if eof:
+                    break
+                wait = deadline - time.monotonic()
+                if wait <= 0:
+                    killed_for_time = True
+                    break
+                if not sel.select(timeout=wait):
+                    continue
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    eof = True
+                else:
+                    buf += chunk
+        finally:
+            sel.close()
+            if eof and not killed_for_time:
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(timeout=2)  # let a dying process report how it died
+            if proc.poll() is None:
+                _kill(proc)
+            writer.join(timeout=5)
+            with contextlib.suppress(Exception):
+                proc.stdout.close()
+        if j >= len(lines):
+            return j
+        stderr = _read_tail(errf)
+        status, message = _classify_death(proc.returncode, stderr, killed_for_time)
+        results[j] = CaseResult(status, message=message)
+        return j + 1
+
+
+def run_program(
+    binary: Path | str,
+    stdin: str,
+    limits: ExecLimits | None = None,
+    env: Mapping[str, str] | None = None,
+) -> ProgramResult:
+    """Run a stdin/stdout program once under the limits."""
+    limits = limits or ExecLimits()
+    t0 = time.monotonic()
+    with tempfile.TemporaryFile() as errf:
+        proc = subprocess.Popen(
+            [str(binary)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=errf,
+            preexec_fn=_preexec(limits, limits.case_seconds + 2),
+            start_new_session=True,
+            env=_child_env(env),
+        )
+        writer = _feed(proc, stdin.encode("utf-8"))
+        assert proc.stdout is not None
+        fd = proc.stdout.fileno()
+        sel = selectors.DefaultSelector()
+        sel.register(fd, selectors.EVENT_READ)
+        buf = bytearray()
+        deadline = t0 + limits.case_seconds
+        status = ""
+        try:
+            while True:
+                wait = deadline - time.monotonic()
+                if wait <= 0:
+                    status = "timeout"
+                    break
+                if not sel.select(timeout=wait):
+                    continue
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    break
+                buf += chunk
+                if len(buf) > limits.output_bytes:
+                    status = "output"
+                    break
+        finally:
+            sel.close()
+            if status:
+                _kill(proc)
+            else:
+                try:
+                    proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+                except subprocess.TimeoutExpired:
+                    status = "timeout"
+                    _kill(proc)
+            writer.join(timeout=5)
+            with contextlib.suppress(Exception):
+                proc.stdout.close()
+        seconds = time.monotonic() - t0
+        out = bytes(buf).decode("utf-8", errors="replace")
+        stderr = _read_tail(errf)
+    rc = proc.returncode
+    if status == "timeout":
+        return ProgramResult("timeout", out, stderr, rc, seconds, "time limit exceeded")
+    if status == "output":
+        return ProgramResult("output", out, stderr, rc, seconds, "output limit exceeded")
+    if rc == 0:
+        return ProgramResult("ok", out, stderr, rc, seconds)
+    if rc == 101 and "panicked" in stderr:
+        return ProgramResult("panic", out, stderr, rc, seconds, _panic_message(stderr))
+    st, message = _classify_death(rc, stderr, False)
+    if st == "crash" and rc is not None and rc > 0:
+        st = "error"
+    return ProgramResult(st, out, stderr, rc, seconds, message)
