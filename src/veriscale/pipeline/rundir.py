@@ -22,7 +22,7 @@ import os
 import sqlite3
 import tempfile
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -290,3 +290,36 @@ class RunDir:
 
     def read_result(self, stage: str, task: str) -> Any:
         return json.loads(self.result_path(stage, task).read_text(encoding="utf-8"))
+
+
+def result_recorder(
+    rundir: RunDir,
+    stage: str,
+    result_type: type,
+    summarize: Callable[[Any], Any],
+    computed: list[str],
+    failed: dict[str, str],
+    progress: Callable[[str, str], None] | None = None,
+) -> Callable[[str, Any, str | None, float], None]:
+    """The executor callback every stage uses: write a worker's result atomically and mark
+    the task done, or record why it failed; ``computed``/``failed`` are filled in place."""
+
+    def on_done(key: str, result: Any, error: str | None, seconds: float) -> None:
+        if error is None and isinstance(result, result_type):
+            doc = result.document
+            try:
+                rundir.write_result(stage, key, doc, result.seconds, summarize(doc))
+            except OSError as exc:
+                error = f"cannot write result: {exc}"
+            else:
+                computed.append(key)
+                if progress:
+                    progress(key, "done")
+                return
+        msg = error or "worker returned no result"
+        rundir.ledger.fail(stage, key, msg)
+        failed[key] = msg
+        if progress:
+            progress(key, FAILED)
+
+    return on_done

@@ -42,7 +42,7 @@ from ...values.codec import DecodeError
 from ...values.types import render_type
 from ..config import PipelineConfig, stable_seed
 from ..executor import Executor
-from ..rundir import FAILED, RunDir
+from ..rundir import RunDir, result_recorder
 from .classify import classify
 from .mutate import Candidate, Mutator, input_key
 from .outputs import expected_outputs
@@ -265,23 +265,7 @@ def run_inputs_stage(
     for t in todo:
         rundir.ledger.start(STAGE, t)
 
-    def on_done(key: str, result: Any, error: str | None, seconds: float) -> None:
-        if error is None and isinstance(result, TaskOutput):
-            try:
-                rundir.write_result(STAGE, key, result.document, result.seconds, _summary(result.document))
-            except OSError as exc:
-                error = f"cannot write result: {exc}"
-            else:
-                report.computed.append(key)
-                if progress:
-                    progress(key, "done")
-                return
-        msg = error or "worker returned no result"
-        rundir.ledger.fail(STAGE, key, msg)
-        report.failed[key] = msg
-        if progress:
-            progress(key, FAILED)
-
+    on_done = result_recorder(rundir, STAGE, TaskOutput, _summary, report.computed, report.failed, progress)
     executor.run(run_inputs_job, jobs, on_done)
     report.seconds = time.perf_counter() - t0
     return report

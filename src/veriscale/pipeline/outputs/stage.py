@@ -36,7 +36,7 @@ from ..config import PipelineConfig
 from ..executor import Executor
 from ..inputs.stage import STAGE as INPUTS_STAGE
 from ..inputs.stage import StageReport, make_engine, select_task_dirs
-from ..rundir import FAILED, RunDir
+from ..rundir import FAILED, RunDir, result_recorder
 from .adversaries import AttackConfig, Case, attack
 from .model import Adversary
 from .mutants import aux_mutant_adversaries, mutant_adversaries
@@ -224,23 +224,7 @@ def run_outputs_stage(
         rundir.ledger.start(STAGE, t)
         jobs.append((t, OutputsJob(str(by_id[t]), str(path), cfg_json, acfg)))
 
-    def on_done(key: str, result: Any, error: str | None, seconds: float) -> None:
-        if error is None and isinstance(result, OutputsResult):
-            try:
-                rundir.write_result(STAGE, key, result.document, result.seconds, _summary(result.document))
-            except OSError as exc:
-                error = f"cannot write result: {exc}"
-            else:
-                report.computed.append(key)
-                if progress:
-                    progress(key, "done")
-                return
-        msg = error or "worker returned no result"
-        rundir.ledger.fail(STAGE, key, msg)
-        report.failed[key] = msg
-        if progress:
-            progress(key, FAILED)
-
+    on_done = result_recorder(rundir, STAGE, OutputsResult, _summary, report.computed, report.failed, progress)
     executor.run(run_outputs_job, jobs, on_done)
     report.seconds = time.perf_counter() - t0
     return report
