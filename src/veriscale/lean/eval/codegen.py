@@ -57,6 +57,49 @@ _REL_FN = {
 _PY_REL = {"lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 
 
+# Python templates of the arithmetic operators per operand type (``{a}``, ``{b}``: the operands)
+_ARITH: dict[str, dict[str, str]] = {
+    "Nat": {
+        "add": "({a} + {b})",
+        "sub": "_nsub({a}, {b})",
+        "mul": "({a} * {b})",
+        "div": "_ndiv({a}, {b})",
+        "mod": "_nmod({a}, {b})",
+        "pow": "_npow({a}, {b})",
+        "land": "({a} & {b})",
+        "lor": "({a} | {b})",
+        "xor": "({a} ^ {b})",
+        "shl": "_nshl({a}, {b})",
+        "shr": "({a} >> {b})",
+    },
+    "Int": {
+        "add": "({a} + {b})",
+        "sub": "({a} - {b})",
+        "mul": "({a} * {b})",
+        "div": "_idiv({a}, {b})",
+        "mod": "_imod({a}, {b})",
+        "pow": "_npow({a}, {b})",
+    },
+    "Float": {
+        "add": "({a} + {b})",
+        "sub": "({a} - {b})",
+        "mul": "({a} * {b})",
+        "div": "_fdiv({a}, {b})",
+        "pow": "_fpow({a}, {b})",
+    },
+    "UInt8": {
+        "add": "_u8add({a}, {b})",
+        "sub": "_u8sub({a}, {b})",
+        "mul": "_u8mul({a}, {b})",
+        "div": "_u8div({a}, {b})",
+        "mod": "_u8mod({a}, {b})",
+        "land": "({a} & {b})",
+        "lor": "({a} | {b})",
+        "xor": "({a} ^ {b})",
+    },
+}
+
+
 def _name(t: Type) -> str | None:
     return t.name if isinstance(t, TCon) else None
 
@@ -843,57 +886,9 @@ class FnGen:
             if name in ("List", "Array", "String"):
                 return f"({a} + {b})"
             raise ElabError(f"++ on {_show(t)}")
-        if name == "Nat":
-            return {
-                "add": f"({a} + {b})",
-                "sub": f"_nsub({a}, {b})",
-                "mul": f"({a} * {b})",
-                "div": f"_ndiv({a}, {b})",
-                "mod": f"_nmod({a}, {b})",
-                "pow": f"_npow({a}, {b})",
-                "land": f"({a} & {b})",
-                "lor": f"({a} | {b})",
-                "xor": f"({a} ^ {b})",
-                "shl": f"_nshl({a}, {b})",
-                "shr": f"({a} >> {b})",
-            }[op]
-        if name == "Int":
-            r = {
-                "add": f"({a} + {b})",
-                "sub": f"({a} - {b})",
-                "mul": f"({a} * {b})",
-                "div": f"_idiv({a}, {b})",
-                "mod": f"_imod({a}, {b})",
-                "pow": f"_npow({a}, {b})",
-            }.get(op)
-            if r is None:
-                raise ElabError(f"operator {op} on Int")
-            return r
-        if name == "Float":
-            r = {
-                "add": f"({a} + {b})",
-                "sub": f"({a} - {b})",
-                "mul": f"({a} * {b})",
-                "div": f"_fdiv({a}, {b})",
-                "pow": f"_fpow({a}, {b})",
-            }.get(op)
-            if r is None:
-                raise ElabError(f"operator {op} on Float")
-            return r
-        if name == "UInt8":
-            r = {
-                "add": f"_u8add({a}, {b})",
-                "sub": f"_u8sub({a}, {b})",
-                "mul": f"_u8mul({a}, {b})",
-                "div": f"_u8div({a}, {b})",
-                "mod": f"_u8mod({a}, {b})",
-                "land": f"({a} & {b})",
-                "lor": f"({a} | {b})",
-                "xor": f"({a} ^ {b})",
-            }.get(op)
-            if r is None:
-                raise ElabError(f"operator {op} on UInt8")
-            return r
+        tmpl = _ARITH.get(name or "", {}).get(op)
+        if tmpl is not None:
+            return tmpl.format(a=a, b=b)
         raise ElabError(f"operator {op} on {_show(t)}")
 
     # ---------------------------------------------------------- quantifiers
