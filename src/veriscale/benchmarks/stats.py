@@ -7,6 +7,7 @@ malformed rows are counted (and reported) rather than fatal.
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -117,9 +118,13 @@ def count_task(task_dir: Path) -> TaskCounts:
     return TaskCounts(task_dir.name, len(tests), unexpected, len(rejects), bad)
 
 
-def dataset_stats(root: Path | str, name: str | None = None) -> DatasetStats:
+def dataset_stats(
+    root: Path | str, name: str | None = None, *, only: Collection[str] | None = None
+) -> DatasetStats:
+    """Counts of every task directory (or of the tasks named in ``only``)."""
     r = Path(root)
     stats = DatasetStats(name or r.resolve().name, str(r))
     for d in discover_task_dirs(r):
-        stats.tasks.append(count_task(d))
+        if only is None or d.name in only:
+            stats.tasks.append(count_task(d))
     return stats

@@ -15,7 +15,17 @@ app = typer.Typer(
 )
 
 # Each module registers its commands on ``app`` when imported.
-_COMMAND_MODULES = ("stats", "check_data", "check", "models", "crosscheck", "expand", "expand_outputs", "evaluate")
+_COMMAND_MODULES = (
+    "stats",
+    "check_data",
+    "check",
+    "models",
+    "crosscheck",
+    "expand",
+    "expand_outputs",
+    "evaluate",
+    "scale",
+)
 
 
 def _load_commands() -> None:

@@ -24,8 +24,11 @@ console = Console()
 def _task_dirs(root: Path) -> list[Path]:
     return sorted(
         (p for p in root.iterdir() if p.is_dir() and (p / "task.json").exists()),
-        key=lambda p: (p.name.rpartition("_")[0], int(p.name.rpartition("_")[2] or 0)
-                       if p.name.rpartition("_")[2].isdigit() else -1, p.name),
+        key=lambda p: (
+            p.name.rpartition("_")[0],
+            int(p.name.rpartition("_")[2] or 0) if p.name.rpartition("_")[2].isdigit() else -1,
+            p.name,
+        ),
     )
 
 
@@ -77,14 +80,22 @@ def parse_checks(spec: str | None) -> frozenset[str] | None:
         elif part in CHECKS:
             out.add(part)
         else:
-            raise typer.BadParameter(f"unknown check {part!r}; use precond, impl, postcond or one of "
-                                     f"{', '.join(CHECKS)}", param_hint="--checks")
+            raise typer.BadParameter(
+                f"unknown check {part!r}; use precond, impl, postcond or one of {', '.join(CHECKS)}",
+                param_hint="--checks",
+            )
     return frozenset(out)
 
 
-def run_check(root: Path, jobs: int = 1, seconds: float = 5.0, fuel: int = 50_000_000,
-              only: list[str] | None = None, engine: str = "native",
-              checks: frozenset[str] | None = None) -> CheckReport:
+def run_check(
+    root: Path,
+    jobs: int = 1,
+    seconds: float = 5.0,
+    fuel: int = 50_000_000,
+    only: list[str] | None = None,
+    engine: str = "native",
+    checks: frozenset[str] | None = None,
+) -> CheckReport:
     dirs = _task_dirs(root)
     if only:
         wanted = set(only)
@@ -102,8 +113,14 @@ def report_json(rep: CheckReport) -> dict[str, Any]:
     return {
         "totals": rep.totals(),
         "findings": [
-            {"task": f.task, "check": f.check, "row": f.row, "unexpected_index": f.sub, "kind": f.kind,
-             "detail": f.detail}
+            {
+                "task": f.task,
+                "check": f.check,
+                "row": f.row,
+                "unexpected_index": f.sub,
+                "kind": f.kind,
+                "detail": f.detail,
+            }
             for f in rep.findings()
         ],
     }
@@ -111,17 +128,33 @@ def report_json(rep: CheckReport) -> dict[str, Any]:
 
 @app.command("check")
 def check_cmd(
-    directory: Annotated[Path, typer.Argument(help="A Verina-format dataset directory.", exists=True,
-                                              file_okay=False)],
+    directory: Annotated[
+        Path, typer.Argument(help="A Verina-format dataset directory.", exists=True, file_okay=False)
+    ],
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (default: 1).")] = 1,
     timeout: Annotated[float, typer.Option("--timeout", help="Seconds per single check.")] = 5.0,
-    task: Annotated[list[str] | None, typer.Option("--task", help="Only these task ids (repeatable).")] = None,
-    max_list: Annotated[int, typer.Option("--max-list", help="List at most this many findings (0: all).")] = 0,
-    engine: Annotated[str, typer.Option("--engine", help="native (default) or lean (needs a Lean project: "
-                                        "VERISCALE_LEAN_PROJECT, see docs/lean-setup.md).")] = "native",
-    checks: Annotated[str | None, typer.Option("--checks", help="Only these checks, comma-separated: precond, "
-                                               "impl, postcond, or full check names.")] = None,
+    task: Annotated[
+        list[str] | None, typer.Option("--task", help="Only these task ids (repeatable).")
+    ] = None,
+    max_list: Annotated[
+        int, typer.Option("--max-list", help="List at most this many findings (0: all).")
+    ] = 0,
+    engine: Annotated[
+        str,
+        typer.Option(
+            "--engine",
+            help="native (default) or lean (needs a Lean project: "
+            "VERISCALE_LEAN_PROJECT, see docs/lean-setup.md).",
+        ),
+    ] = "native",
+    checks: Annotated[
+        str | None,
+        typer.Option(
+            "--checks",
+            help="Only these checks, comma-separated: precond, impl, postcond, or full check names.",
+        ),
+    ] = None,
 ) -> None:
     """Run the ground truth of every task on every row and report agreement per check."""
     from ..benchmarks.vericontest import is_vericontest_root
@@ -132,15 +165,19 @@ def check_cmd(
         check_command(directory, as_json=as_json, jobs=jobs, timeout=timeout, only=task, max_list=max_list)
         return
     from ..engines.factory import ENGINE_NAMES
+
     if engine not in ENGINE_NAMES:
         raise typer.BadParameter(f"choose from {', '.join(ENGINE_NAMES)}", param_hint="--engine")
     if engine == "lean":
         from ..engines.lean_toolchain.project import lean_status
+
         project, why = lean_status()
         if project is None:
             typer.echo(f"check: Lean toolchain unavailable: {why}", err=True)
             raise typer.Exit(2)
-    rep = run_check(directory, jobs=jobs, seconds=timeout, only=task, engine=engine, checks=parse_checks(checks))
+    rep = run_check(
+        directory, jobs=jobs, seconds=timeout, only=task, engine=engine, checks=parse_checks(checks)
+    )
     if as_json:
         json.dump(report_json(rep), sys.stdout, indent=1, ensure_ascii=False)
         sys.stdout.write("\n")
@@ -151,8 +188,13 @@ def check_cmd(
         table.add_column(col, justify="left" if col == "check" else "right")
     for name, label in CHECKS.items():
         t = totals[name]
-        table.add_row(label, f"{t['agree']}/{t['decodable']}", str(t["disagree"]), str(t["unknown"]),
-                      str(t["undecodable"]))
+        table.add_row(
+            label,
+            f"{t['agree']}/{t['decodable']}",
+            str(t["disagree"]),
+            str(t["unknown"]),
+            str(t["undecodable"]),
+        )
     console.print(table)
 
     findings = rep.findings()
@@ -161,8 +203,12 @@ def check_cmd(
         listed = listed[:max_list]
     for f in listed:
         sub = f"[{f.sub}]" if f.sub is not None else ""
-        console.print(f"{f.kind.upper():9} {f.task} {f.check} row {f.row}{sub}: {f.detail}",
-                      markup=False, highlight=False, soft_wrap=True)
+        console.print(
+            f"{f.kind.upper():9} {f.task} {f.check} row {f.row}{sub}: {f.detail}",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
     undec = Counter(f.group or f.detail[:80] for f in findings if f.kind == "undecodable")
     if undec:
         console.print(f"undecodable rows (data defects, not counted as disagreements): {sum(undec.values())}")
@@ -170,5 +216,8 @@ def check_cmd(
             console.print(f"  {n:6}  {reason}", markup=False, highlight=False)
     n_unknown = sum(1 for f in findings if f.kind == "unknown")
     n_dis = sum(1 for f in findings if f.kind == "disagree")
-    console.print(f"summary: {n_dis} disagreements, {n_unknown} unknown, {os.cpu_count()} cpus available",
-                  markup=False, highlight=False)
+    console.print(
+        f"summary: {n_dis} disagreements, {n_unknown} unknown, {os.cpu_count()} cpus available",
+        markup=False,
+        highlight=False,
+    )

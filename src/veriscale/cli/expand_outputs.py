@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from .expand import _fail, _split_ids, expand_app
+from .expand import _fail, _llm_config, _split_ids, expand_app
 
 
 def _benchmark_of(root: Path) -> Path | None:
@@ -32,10 +32,23 @@ def outputs_command(
     executor: Annotated[
         str, typer.Option("--executor", help="local (process pool), serial, or ray.")
     ] = "local",
-    cap: Annotated[int, typer.Option("--cap", min=1, help="Unexpected outputs kept per expected case.")] = 10,
+    cap: Annotated[
+        int | None, typer.Option("--cap", min=1, help="Unexpected outputs kept per expected case (10).")
+    ] = None,
     minimum: Annotated[
-        int, typer.Option("--min", min=0, help="Top rows up to this many by direct output mutation.")
-    ] = 3,
+        int | None,
+        typer.Option("--min", min=0, help="Top rows up to this many by direct output mutation (3)."),
+    ] = None,
+    model: Annotated[
+        str | None, typer.Option("--model", help="Model for specs and red team (overrides the model config).")
+    ] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option("--config", help="A config file whose 'llm' table configures the model.", exists=True),
+    ] = None,
+    no_cache: Annotated[
+        bool, typer.Option("--no-cache", help="Do not use the model response cache.")
+    ] = False,
     runs_dir: Annotated[Path, typer.Option("--runs-dir", help="Where named runs live.")] = Path("runs"),
     ray_address: Annotated[
         str | None, typer.Option("--ray-address", help="Connect to this Ray cluster.")
@@ -45,12 +58,13 @@ def outputs_command(
     ] = False,
 ) -> None:
     """Weakened specs → template and mutant adversaries → unexpected outputs the ground truth rejects."""
+    from ..llm.config import ConfigError
+    from ..llm.offline import model_available
     from ..pipeline.config import PipelineConfig, PipelineConfigError
     from ..pipeline.executor import ExecutorUnavailable, make_executor
     from ..pipeline.inputs.stage import STAGE as INPUTS_STAGE
     from ..pipeline.inputs.stage import select_task_dirs
-    from ..pipeline.outputs.adversaries import AttackConfig
-    from ..pipeline.outputs.stage import STAGE, run_outputs_stage
+    from ..pipeline.outputs.stage import STAGE, run_outputs_stage, with_models
     from ..pipeline.rundir import RunDir, resolve_run_dir
 
     console = Console(stderr=as_json)
@@ -64,9 +78,18 @@ def outputs_command(
         raise _fail(f"{root}/run.json does not name an existing benchmark directory")
     task_ids = _split_ids(tasks)
     try:
+        llm_cfg = _llm_config(config, model, no_cache)
+    except ConfigError as exc:
+        raise _fail(str(exc)) from None
+    use_model = model_available(llm_cfg, ["spec_gen", "adversarial_impl"])
+    try:
+        cfg = with_models(
+            cfg.with_overrides({"outputs.cap": cap, "outputs.minimum": minimum}), llm_cfg, use_model
+        )
         dirs = select_task_dirs(benchmark, task_ids)
         ex = make_executor(executor, workers, ray_address)
         rundir = RunDir.open(root, cfg)
+        rundir.adopt("outputs", STAGE)
     except (ExecutorUnavailable, ValueError, PipelineConfigError) as exc:
         raise _fail(str(exc)) from None
     if task_ids is None:  # by default: every task whose input stage is finished
@@ -76,11 +99,8 @@ def outputs_command(
         if not task_ids:
             rundir.close()
             raise _fail(f"no task of {root} has finished the input stage")
-    # (no model-driven specs/adversaries yet: this stage is LLM-free)
     with rundir:
-        report = run_outputs_stage(
-            benchmark, rundir, ex, tasks=task_ids, attack_config=AttackConfig(cap=cap, minimum=minimum)
-        )
+        report = run_outputs_stage(benchmark, rundir, ex, tasks=task_ids)
         docs = [rundir.read_result(STAGE, d.name) for d in dirs if rundir.result_path(STAGE, d.name).exists()]
     summary = summarize_outputs(docs)
     if as_json:

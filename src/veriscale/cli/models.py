@@ -25,7 +25,8 @@ models_app = typer.Typer(
 app.add_typer(models_app, name="models")
 
 ConfigOpt = Annotated[
-    Path | None, typer.Option("--config", help="Model config file (.toml/.json/.yaml; an [llm] table is used).")
+    Path | None,
+    typer.Option("--config", help="Model config file (.toml/.json/.yaml; an [llm] table is used)."),
 ]
 
 
@@ -41,10 +42,13 @@ def _load(config: Path | None, overrides: dict[str, Any]) -> LLMConfig:
 
 @models_app.command("ping")
 def ping_command(
-    base_url: Annotated[str | None, typer.Option("--base-url", help="Endpoint, e.g. http://localhost:8000/v1.")] = None,
+    base_url: Annotated[
+        str | None, typer.Option("--base-url", help="Endpoint, e.g. http://localhost:8000/v1.")
+    ] = None,
     model: Annotated[str | None, typer.Option("--model", help="Model name the endpoint serves.")] = None,
     api_key_env: Annotated[
-        str | None, typer.Option("--api-key-env", help="Environment variable holding the key (never printed).")
+        str | None,
+        typer.Option("--api-key-env", help="Environment variable holding the key (never printed)."),
     ] = None,
     timeout: Annotated[float, typer.Option("--timeout", help="Seconds to wait for the answer.")] = 30.0,
     retries: Annotated[int, typer.Option("--retries", help="Retries on 429/5xx/timeouts.")] = 0,
@@ -55,15 +59,26 @@ def ping_command(
     from ..llm.records import ChatRequest
 
     cfg = _load(config, {"base_url": base_url, "model": model, "api_key_env": api_key_env})
-    cfg = cfg.model_copy(update={"timeout": timeout, "max_retries": max(retries, 0), "cache": "off",
-                                 "backoff_base": 0.5, "backoff_max": 5.0})
+    cfg = cfg.model_copy(
+        update={
+            "timeout": timeout,
+            "max_retries": max(retries, 0),
+            "cache": "off",
+            "backoff_base": 0.5,
+            "backoff_max": 5.0,
+        }
+    )
     where = short_url(cfg.base_url)
     if not cfg.model:
         typer.echo("error: no model given (use --model or set VERISCALE_MODEL)", err=True)
         raise typer.Exit(2)
     req = ChatRequest(
-        stage="ping", model=cfg.model, max_tokens=16,
-        messages=({"role": "user", "content": "This is a connectivity check. Reply with the single word: pong"},),
+        stage="ping",
+        model=cfg.model,
+        max_tokens=16,
+        messages=(
+            {"role": "user", "content": "This is a connectivity check. Reply with the single word: pong"},
+        ),
     )
     start = time.monotonic()
     with ChatClient(cfg) as client:
@@ -73,7 +88,11 @@ def ping_command(
         typer.echo(f"error: {cfg.model} at {where}: {resp.error}", err=True)
         raise typer.Exit(1)
     answer = " ".join((resp.text or "").split())
-    shown = json.dumps(answer[:60] + ("…" if len(answer) > 60 else ""), ensure_ascii=False) if answer else "(empty)"
+    shown = (
+        json.dumps(answer[:60] + ("…" if len(answer) > 60 else ""), ensure_ascii=False)
+        if answer
+        else "(empty)"
+    )
     tokens = resp.usage.prompt_tokens + resp.usage.completion_tokens
     typer.echo(f"ok: {cfg.model} at {where} answered in {elapsed:.2f} s ({tokens} tokens): {shown}")
 
@@ -97,14 +116,18 @@ def config_command(
     typer.echo(f"model:     {cfg.model or '(none: model-driven stages will be skipped)'}")
     typer.echo(f"endpoint:  {short_url(cfg.base_url)}")
     typer.echo(f"api key:   {data['api_key']}")
-    typer.echo(f"timeout:   {cfg.timeout:g} s, concurrency {cfg.concurrency}, retries {cfg.max_retries}, "
-               f"re-asks on malformed output {cfg.reask_malformed}")
+    typer.echo(
+        f"timeout:   {cfg.timeout:g} s, concurrency {cfg.concurrency}, retries {cfg.max_retries}, "
+        f"re-asks on malformed output {cfg.reask_malformed}"
+    )
     typer.echo(f"cache:     {cfg.cache} ({data['cache_path']})")
     for name in sorted(cfg.stages):
         st = cfg.stages[name]
         models = ", ".join(cfg.models_for(name)) or "-"
-        typer.echo(f"stage {name}: models {models}; temperature {st.temperature}, max_tokens {st.max_tokens}, "
-                   f"samples {st.samples}")
+        typer.echo(
+            f"stage {name}: models {models}; temperature {st.temperature}, max_tokens {st.max_tokens}, "
+            f"samples {st.samples}"
+        )
 
 
 @models_app.command("templates")

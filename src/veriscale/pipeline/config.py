@@ -27,8 +27,10 @@ __all__ = [
     "EngineSettings",
     "InputsSettings",
     "MutationSettings",
+    "OutputsSettings",
     "PipelineConfig",
     "PipelineConfigError",
+    "ReduceSettings",
     "SeedSettings",
     "config_diff",
     "load_pipeline_config",
@@ -92,6 +94,36 @@ class InputsSettings(_Strict):
     mutation: MutationSettings = Field(default_factory=MutationSettings)
 
 
+class OutputsSettings(_Strict):
+    """Output expansion: how many wrong outputs a row keeps, and the adversaries' budget.
+
+    ``adversary_fuel`` is deterministic (a run's kept adversaries must not depend
+    on machine load); non-terminating mutants spend it once and are dropped.
+    """
+
+    cap: int = Field(default=10, ge=1)  # unexpected outputs kept per expected case
+    minimum: int = Field(default=3, ge=0)  # rows with fewer are topped up by direct output mutation
+    max_specs: int = Field(default=24, ge=0)  # candidate specs judged on each wrong output
+    max_timeouts: int = Field(default=1, ge=1)  # an adversary running out of fuel this often is dropped
+    adversary_fuel: int = Field(default=1_000_000, gt=0)
+    model_specs: bool = True  # ask the configured models for candidate specs (when a model is set)
+    model_adversaries: bool = True  # red-team each candidate spec (when a model is set)
+    adversaries_per_spec: int = Field(default=5, ge=1)  # the paper's five per spec
+    red_team_weakened: bool = False  # also red-team the weakened ground-truth specs (costly)
+    # The models asked (recorded when the stage starts, like the seed model): None means offline.
+    spec_models: tuple[str, ...] = ()
+    red_team_model: str | None = None
+
+
+class ReduceSettings(_Strict):
+    """Reduction to the Lite suite (paper / reference: budgets of 50, one row per critical bucket)."""
+
+    tests_budget: int = Field(default=50, ge=0)
+    rejects_budget: int = Field(default=50, ge=0)
+    per_bucket: int = Field(default=1, ge=0)
+    keep_original: bool = True  # the benchmark's own tests stay in Lite (as the released VerinaLite does)
+
+
 class PipelineConfig(_Strict):
     """Everything that determines a run's outputs. ``model`` is the seed model's name (None: offline)."""
 
@@ -99,6 +131,8 @@ class PipelineConfig(_Strict):
     model: str | None = None
     engine: EngineSettings = Field(default_factory=EngineSettings)
     inputs: InputsSettings = Field(default_factory=InputsSettings)
+    outputs: OutputsSettings = Field(default_factory=OutputsSettings)
+    reduce: ReduceSettings = Field(default_factory=ReduceSettings)
 
     @model_validator(mode="after")
     def _attempts_cover_budget(self) -> PipelineConfig:

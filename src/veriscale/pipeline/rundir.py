@@ -229,6 +229,32 @@ class RunDir:
             atomic_write_bytes(cfg_path, config.dumps().encode("utf-8"))
         return cls(r, config, Ledger(r / "ledger.sqlite"))
 
+    def adopt(self, section: str, stage: str) -> None:
+        """Record this run's settings for ``section`` (read by ``stage``) in ``config.json``.
+
+        A stage's own settings may be chosen when the stage first runs (e.g.
+        ``expand outputs --cap``); once a task of the stage is done they are
+        fixed, and other values are refused like any config mismatch.
+        """
+        cfg_path = self.root / "config.json"
+        try:
+            saved = json.loads(cfg_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise ConfigMismatch(f"{cfg_path}: unreadable run config ({exc})") from None
+        new = self.config.to_json()
+        if saved.get(section) == new.get(section):
+            return
+        if self.ledger.done(stage):
+            diffs = config_diff({section: saved.get(section)}, {section: new.get(section)})
+            raise ConfigMismatch(
+                f"run {self.root} already has {stage} results made with other settings "
+                f"({'; '.join(diffs)}); use a new run, or the same settings to resume"
+            )
+        saved[section] = new.get(section)
+        atomic_write_bytes(
+            cfg_path, (json.dumps(saved, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
+        )
+
     def close(self) -> None:
         self.ledger.close()
 

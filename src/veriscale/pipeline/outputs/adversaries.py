@@ -38,7 +38,12 @@ class AttackConfig:
     minimum: int = 3  # rows with fewer are topped up by direct output mutation
     max_specs: int = 24  # weakened specs evaluated on each wrong output
     max_timeouts: int = 1  # an adversary timing out this often is dropped (non-terminating mutants)
-    adversary_seconds: float = 1.0  # wall-clock cap of one adversary run (native engine)
+    adversary_fuel: int = 1_000_000  # evaluation steps of one adversary run (deterministic; native engine)
+
+    @classmethod
+    def from_settings(cls, s: Any) -> AttackConfig:
+        """From the pipeline config's ``outputs`` section (``OutputsSettings``)."""
+        return cls(s.cap, s.minimum, s.max_specs, s.max_timeouts, s.adversary_fuel)
 
 
 @dataclass
@@ -111,7 +116,9 @@ def attack(
     exp_keys = [codec.key(ret, c.output, structs=structs) for c in cases]
     gt = engine.for_task(task)
     spec_engines = [
-        (s.id, engine.for_task(task, overrides={"postcond": s.text})) for s in specs[: cfg.max_specs]
+        # a model spec carries its own precondition and helpers; a weakened one only a postcondition
+        (s.id, engine.for_task(task, overrides=getattr(s, "overrides", None) or {"postcond": s.text}))
+        for s in specs[: cfg.max_specs]
     ]
 
     result = AttackResult([], [], [])

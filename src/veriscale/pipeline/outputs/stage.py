@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...benchmarks.verina import Task, read_task
 from ...engines.base import Engine
@@ -43,6 +43,10 @@ from .mutants import aux_mutant_adversaries, mutant_adversaries
 from .templates import template_adversaries
 from .weaken import weakened_specs
 
+if TYPE_CHECKING:
+    from ...llm.config import LLMConfig
+    from ...llm.runner import ModelRunner
+
 __all__ = [
     "STAGE",
     "OutputsJob",
@@ -50,6 +54,7 @@ __all__ = [
     "expand_task_outputs",
     "run_outputs_job",
     "run_outputs_stage",
+    "with_models",
 ]
 
 STAGE = "outputs"
@@ -71,11 +76,14 @@ def all_adversaries(task: Task) -> list[Adversary]:
 
 
 def _adversary_engine(engine: Engine, acfg: AttackConfig) -> Engine:
-    """The engine with a tighter wall-clock cap (non-terminating mutants would cost the full limit)."""
+    """The engine with the adversaries' fuel (non-terminating mutants would cost the full limit).
+
+    Fuel, not wall-clock time, so which adversaries survive does not depend on machine load.
+    """
     from ...engines.native import NativeEngine
 
-    if isinstance(engine, NativeEngine) and engine.limits.seconds > acfg.adversary_seconds:
-        return NativeEngine(limits=dataclasses.replace(engine.limits, seconds=acfg.adversary_seconds))
+    if isinstance(engine, NativeEngine) and engine.limits.fuel > acfg.adversary_fuel:
+        return NativeEngine(limits=dataclasses.replace(engine.limits, fuel=acfg.adversary_fuel))
     return engine
 
 
@@ -88,19 +96,49 @@ def _cases(task: Task, inputs_doc: dict[str, Any]) -> list[Case]:
     return cases
 
 
+def _model_candidates(
+    task: Task,
+    runner: ModelRunner,
+    engine: Engine,
+    config: PipelineConfig,
+    weakened: list[Any],
+    adv_engine: Engine,
+) -> tuple[list[Any], list[Adversary], dict[str, Any]]:
+    """Model specs (decomposition → spec generation) and the red team's adversaries against them."""
+    from .llm_adversaries import model_adversaries
+    from .llm_specs import model_specs
+
+    ms = model_specs(task, runner, engine, config.outputs)
+    ma = model_adversaries(task, runner, adv_engine, [*ms.specs, *weakened], config.outputs)
+    return list(ms.specs), list(ma.adversaries), {"specs": ms.report(), "adversaries": ma.report()}
+
+
 def expand_task_outputs(
     task: Task,
     inputs_doc: dict[str, Any],
     config: PipelineConfig,
     engine: Engine,
     attack_config: AttackConfig | None = None,
+    runner: ModelRunner | None = None,
 ) -> dict[str, Any]:
-    """Expand one task's outputs; the returned document is what ``outputs/<task>.json`` holds."""
-    acfg = attack_config or AttackConfig()
+    """Expand one task's outputs; the returned document is what ``outputs/<task>.json`` holds.
+
+    With a configured model ``runner``, model specs join the weakened ones (first: only
+    the first ``max_specs`` are judged) and the red team's adversaries join the offline ones.
+    """
+    acfg = attack_config or AttackConfig.from_settings(config.outputs)
+    adv_engine = _adversary_engine(engine, acfg)
     ret = task.signature.return_type
     cases = _cases(task, inputs_doc)
-    specs = weakened_specs(task.section_text("postcond"))
-    res = attack(task, engine, cases, all_adversaries(task), specs, acfg, _adversary_engine(engine, acfg))
+    specs: list[Any] = list(weakened_specs(task.section_text("postcond")))
+    advs = all_adversaries(task)
+    llm: dict[str, Any] | None = None
+    if runner is not None and runner.configured:
+        m_specs, m_advs, llm = _model_candidates(task, runner, engine, config, specs, adv_engine)
+        specs = [*m_specs, *specs]
+        known = {a.id for a in advs}
+        advs += [a for a in m_advs if a.id not in known]
+    res = attack(task, engine, cases, advs, specs, acfg, adv_engine)
 
     expected_rows: list[dict[str, Any]] = []
     n_unexp = n_acc = 0
@@ -128,7 +166,7 @@ def expand_task_outputs(
         "unexpected": n_unexp,
         "accepted": n_acc,
     }
-    return {
+    doc = {
         "task_id": task.id,
         "stage": STAGE,
         "config": config.fingerprint(),
@@ -144,6 +182,9 @@ def expand_task_outputs(
             "rows": res.matrix,
         },
     }
+    if llm is not None:
+        doc["llm"] = llm
+    return doc
 
 
 # ---------------------------------------------------------------- worker side
@@ -154,7 +195,7 @@ class OutputsJob:
     task_dir: str
     inputs_path: str
     config: dict[str, Any]
-    attack: dict[str, Any]
+    llm_config: dict[str, Any] | None = None  # None: offline (no model specs or red team)
 
 
 @dataclass(slots=True)
@@ -172,8 +213,31 @@ def run_outputs_job(job: OutputsJob) -> OutputsResult:
     config = PipelineConfig.from_json(job.config)
     task = read_task(Path(job.task_dir))
     inputs_doc = json.loads(Path(job.inputs_path).read_text(encoding="utf-8"))
-    doc = expand_task_outputs(task, inputs_doc, config, make_engine(config), AttackConfig(**job.attack))
+    engine = make_engine(config)
+    if job.llm_config is not None:
+        from ...llm.config import LLMConfig
+        from ...llm.runner import ModelRunner
+
+        with ModelRunner(LLMConfig(**job.llm_config)) as runner:
+            doc = expand_task_outputs(task, inputs_doc, config, engine, runner=runner)
+    else:
+        doc = expand_task_outputs(task, inputs_doc, config, engine)
     return OutputsResult(task.id, doc, time.perf_counter() - t0)
+
+
+def with_models(config: PipelineConfig, llm_config: LLMConfig | None, use_model: bool) -> PipelineConfig:
+    """``config`` with the spec and red-team models recorded (none when offline): they decide results."""
+    o = config.outputs
+    if not use_model or llm_config is None:
+        new = o.model_copy(update={"spec_models": (), "red_team_model": None})
+    else:
+        new = o.model_copy(
+            update={
+                "spec_models": tuple(llm_config.models_for("spec_gen")) if o.model_specs else (),
+                "red_team_model": llm_config.model_for("adversarial_impl") if o.model_adversaries else None,
+            }
+        )
+    return config.model_copy(update={"outputs": new})
 
 
 def _summary(doc: dict[str, Any]) -> dict[str, Any]:
@@ -192,13 +256,15 @@ def run_outputs_stage(
     executor: Executor,
     *,
     tasks: Sequence[str] | None = None,
-    attack_config: AttackConfig | None = None,
+    llm_config: LLMConfig | None = None,
     progress: Callable[[str, str], None] | None = None,
     on_start: Callable[[int, int], None] | None = None,
 ) -> StageReport:
     """Run the stage on every selected task whose inputs are done and whose outputs are not.
 
     Tasks without a finished input-stage result fail with a message saying so.
+    The attack settings are the run config's ``outputs`` section; ``llm_config`` (a
+    configured model) turns on model specs and the red team.
     """
     t0 = time.perf_counter()
     report = StageReport(STAGE)
@@ -210,7 +276,7 @@ def run_outputs_stage(
         on_start(len(todo), len(finished))
     inputs_done = rundir.ledger.done(INPUTS_STAGE)
     cfg_json = rundir.config.to_json()
-    acfg = asdict(attack_config or AttackConfig())
+    llm_json = llm_config.model_dump(mode="json") if llm_config is not None else None
     jobs = []
     for t in todo:
         path = rundir.result_path(INPUTS_STAGE, t)
@@ -222,9 +288,11 @@ def run_outputs_stage(
                 progress(t, FAILED)
             continue
         rundir.ledger.start(STAGE, t)
-        jobs.append((t, OutputsJob(str(by_id[t]), str(path), cfg_json, acfg)))
+        jobs.append((t, OutputsJob(str(by_id[t]), str(path), cfg_json, llm_json)))
 
-    on_done = result_recorder(rundir, STAGE, OutputsResult, _summary, report.computed, report.failed, progress)
+    on_done = result_recorder(
+        rundir, STAGE, OutputsResult, _summary, report.computed, report.failed, progress
+    )
     executor.run(run_outputs_job, jobs, on_done)
     report.seconds = time.perf_counter() - t0
     return report

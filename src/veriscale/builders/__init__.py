@@ -1,0 +1,1 @@
+"""Builders: the expanded ("Plus") and reduced ("Lite") suites as Verina-format datasets."""

@@ -1,0 +1,148 @@
+"""``veriscale scale``: expand, reduce and write the Plus and Lite suites of a benchmark, end to end."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from .app import app
+from .expand import _fail, _llm_config, _split_ids
+
+
+@app.command("scale")
+def scale_command(
+    benchmark: Annotated[
+        Path | None,
+        typer.Option("--benchmark", help="A Verina-format dataset directory.", exists=True, file_okay=False),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Output (and run) directory: plus/, lite/, stats.json, config."),
+    ] = None,
+    example: Annotated[
+        bool, typer.Option("--example", help="Scale the small benchmark embedded in veriscale.")
+    ] = False,
+    tasks: Annotated[
+        list[str] | None, typer.Option("--tasks", help="Only these task ids (repeat or comma-separate).")
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Master seed (default 42).")] = None,
+    workers: Annotated[int, typer.Option("--workers", min=1, help="Parallel workers.")] = 2,
+    executor: Annotated[
+        str, typer.Option("--executor", help="local (process pool), serial, or ray.")
+    ] = "local",
+    model: Annotated[
+        str | None, typer.Option("--model", help="Model name (overrides the model config).")
+    ] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option(
+            "--config",
+            help="Pipeline config file (.json/.toml); its 'llm' table configures the model.",
+            exists=True,
+            dir_okay=False,
+        ),
+    ] = None,
+    no_cache: Annotated[
+        bool, typer.Option("--no-cache", help="Do not use the model response cache.")
+    ] = False,
+    ray_address: Annotated[
+        str | None, typer.Option("--ray-address", help="Connect to this Ray cluster.")
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the summary as JSON instead of tables.")
+    ] = False,
+) -> None:
+    """Inputs → outputs → reduce → build; ends with the original/Plus/Lite statistics."""
+    from ..llm.config import ConfigError
+    from ..llm.offline import model_available
+    from ..pipeline.config import PipelineConfigError, load_pipeline_config
+    from ..pipeline.executor import ExecutorUnavailable, make_executor
+    from ..pipeline.inputs.stage import select_task_dirs
+    from ..pipeline.outputs.stage import with_models
+    from ..pipeline.rundir import RunDir
+    from ..pipeline.scale import run_scale
+    from .stats import _console, render_table
+
+    if example:
+        from ..examples import tiny_path
+
+        benchmark = benchmark or tiny_path()
+        out = out or Path("runs/example")
+    if benchmark is None or out is None:
+        raise _fail("give --benchmark DIR and --out DIR (or --example)")
+    try:
+        llm_cfg = _llm_config(config, model, no_cache)
+        use_model = model_available(llm_cfg, ["seed_inputs", "spec_gen", "adversarial_impl"])
+        cfg = load_pipeline_config(config, {"seed": seed})
+    except (ConfigError, PipelineConfigError) as exc:
+        raise _fail(str(exc)) from None
+    # The models are recorded in the run's config: resuming with other models is refused.
+    cfg = cfg.model_copy(update={"model": llm_cfg.model_for("seed_inputs") if use_model else None})
+    cfg = with_models(cfg, llm_cfg, use_model)
+    task_ids = _split_ids(tasks)
+    try:
+        dirs = select_task_dirs(benchmark, task_ids)
+        ex = make_executor(executor, workers, ray_address)
+        rundir = RunDir.open(out, cfg)
+    except (ExecutorUnavailable, ValueError, PipelineConfigError) as exc:
+        raise _fail(str(exc)) from None
+
+    console = _console() if not as_json else Console(stderr=True)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with (
+        rundir,
+        Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+            disable=not console.is_terminal,
+        ) as bar,
+    ):
+        bars: dict[str, int] = {}
+
+        def on_stage(stage: str, todo: int, done: int) -> None:
+            bars[stage] = bar.add_task(f"{stage} ({done} already done)", total=todo)
+
+        def progress(stage: str, task: str, status: str) -> None:
+            if stage not in bars:
+                bars[stage] = bar.add_task(stage, total=len(dirs))
+            bar.advance(bars[stage])
+            if status != "done":
+                console.print(f"[red]failed[/red] {stage} {task}", highlight=False)
+
+        try:
+            report = run_scale(
+                benchmark,
+                rundir,
+                ex,
+                tasks=task_ids,
+                llm_config=llm_cfg if use_model else None,
+                progress=progress,
+                on_stage=on_stage,
+            )
+        except PipelineConfigError as exc:
+            raise _fail(str(exc)) from None
+
+    if as_json:
+        payload = json.loads((Path(out) / "stats.json").read_text(encoding="utf-8"))
+        json.dump(payload, sys.stdout, indent=1, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        console.print(render_table(report.stats))
+        console.print(
+            f"{len(report.written)} tasks written to {out}/plus and {out}/lite; "
+            f"Lite kills every adversary Plus kills in {report.kill_preserved}/{report.reduced} tasks",
+            highlight=False,
+        )
+        for task, err in sorted(report.failed.items()):
+            console.print(f"FAILED {task}: {err}", markup=False, highlight=False, soft_wrap=True)
+    if report.failed:
+        raise typer.Exit(1)

@@ -1,0 +1,152 @@
+"""The reduction stage: per task, the full suite and the Lite selection from it.
+
+Reads ``<run>/inputs/<task>.json`` and ``<run>/outputs/<task>.json`` and
+writes ``<run>/reduce/<task>.json``::
+
+    {"task_id", "stage": "reduce", "config": <fingerprint>, "settings": {...},
+     "adversaries": [{"id", "origin", "description", "target"}], "specs": [...],
+     "plus": {"tests": [{"case", "input", "expected", "unexpected", "details", "provenance", "kills"}],
+              "reject_inputs": [{"id", "input", "provenance"}]},
+     "lite": {"tests": [{"row", "stage", "newly"}], "reject_inputs": [{"row", "stage", "buckets"}]},
+     "dropped": {reason: n},
+     "counts": {...}, "kill_preserved": true}
+
+The Lite test rows must kill every adversary the Plus rows kill; the stage
+checks it and records the result (a failure would be a bug, and is reported).
+The stage is cheap, so it runs in the calling process.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict
+from typing import Any
+
+from ..benchmarks.verina import Task, read_task
+from ..builders.rows import suite_rows
+from ..reduce.cases import kill_bits, select_cases
+from ..reduce.rejects import TypedFeatureView, reduce_reject_inputs
+from .config import PipelineConfig
+from .inputs.stage import STAGE as INPUTS_STAGE
+from .inputs.stage import StageReport, select_task_dirs
+from .outputs.stage import STAGE as OUTPUTS_STAGE
+from .rundir import DONE, FAILED, RunDir
+
+__all__ = ["STAGE", "reduce_task", "run_reduce_stage"]
+
+STAGE = "reduce"
+
+
+def reduce_task(
+    task: Task, inputs_doc: dict[str, Any], outputs_doc: dict[str, Any], config: PipelineConfig
+) -> dict[str, Any]:
+    s = config.reduce
+    rows = suite_rows(task, inputs_doc, outputs_doc)
+    bits = [kill_bits(t.kills) for t in rows.tests]
+    keep = [
+        i for i, t in enumerate(rows.tests) if s.keep_original and t.provenance.get("origin") == "original"
+    ]
+    chosen = select_cases(bits, s.tests_budget, keep=keep, weights=[len(t.unexpected) for t in rows.tests])
+    full = lite = 0
+    for b in bits:
+        full |= b
+    for c in chosen:
+        lite |= bits[c.index]
+
+    params = [(p.name, p.type) for p in task.signature.params]
+    picked = reduce_reject_inputs(
+        [{"input": r.input} for r in rows.rejects],
+        s.rejects_budget,
+        s.per_bucket,
+        features=TypedFeatureView(params, structs=task.structs),
+    )
+    plus_tests = [asdict(t) for t in rows.tests]
+    counts = {
+        "plus_tests": len(rows.tests),
+        "plus_unexpected": sum(len(t.unexpected) for t in rows.tests),
+        "plus_rejects": len(rows.rejects),
+        "lite_tests": len(chosen),
+        "lite_unexpected": sum(len(rows.tests[c.index].unexpected) for c in chosen),
+        "lite_rejects": len(picked),
+        "killed": full.bit_count(),
+        "lite_by_stage": _count(c.stage for c in chosen),
+        "lite_rejects_by_stage": _count(p.stage for p in picked),
+    }
+    return {
+        "task_id": task.id,
+        "stage": STAGE,
+        "config": config.fingerprint(),
+        "settings": config.reduce.model_dump(mode="json"),
+        "adversaries": rows.adversaries,
+        "specs": rows.specs,
+        "plus": {
+            "tests": plus_tests,
+            "reject_inputs": [asdict(r) for r in rows.rejects],
+        },
+        "lite": {
+            "tests": [{"row": c.index, "stage": c.stage, "newly": c.newly} for c in chosen],
+            "reject_inputs": [{"row": p.index, "stage": p.stage, "buckets": list(p.buckets)} for p in picked],
+        },
+        "dropped": dict(sorted(rows.dropped.items())),
+        "counts": counts,
+        "kill_preserved": full == lite,
+    }
+
+
+def _count(items: Any) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for x in items:
+        out[x] = out.get(x, 0) + 1
+    return dict(sorted(out.items()))
+
+
+def run_reduce_stage(
+    benchmark: Any,
+    rundir: RunDir,
+    *,
+    tasks: Sequence[str] | None = None,
+    progress: Callable[[str, str], None] | None = None,
+) -> StageReport:
+    """Reduce every selected task whose output stage is done (in this process, in task order)."""
+    t0 = time.perf_counter()
+    report = StageReport(STAGE)
+    dirs = select_task_dirs(benchmark, tasks)
+    todo, finished = rundir.pending(STAGE, [d.name for d in dirs])
+    report.resumed = finished
+    by_id = {d.name: d for d in dirs}
+    done_in = rundir.ledger.done(INPUTS_STAGE)
+    done_out = rundir.ledger.done(OUTPUTS_STAGE)
+    for t in todo:
+        if t not in done_in or t not in done_out:
+            msg = "output stage not finished for this task (run `veriscale expand outputs` first)"
+            rundir.ledger.fail(STAGE, t, msg)
+            report.failed[t] = msg
+            if progress:
+                progress(t, FAILED)
+            continue
+        rundir.ledger.start(STAGE, t)
+        t1 = time.perf_counter()
+        try:
+            doc = reduce_task(
+                read_task(by_id[t]),
+                rundir.read_result(INPUTS_STAGE, t),
+                rundir.read_result(OUTPUTS_STAGE, t),
+                rundir.config,
+            )
+        except Exception as exc:  # one bad task must not stop the others
+            msg = f"{type(exc).__name__}: {exc}"
+            rundir.ledger.fail(STAGE, t, msg)
+            report.failed[t] = msg
+            if progress:
+                progress(t, FAILED)
+            continue
+        c = doc["counts"]
+        summary = {k: c[k] for k in ("plus_tests", "lite_tests", "plus_rejects", "lite_rejects", "killed")}
+        summary["kill_preserved"] = doc["kill_preserved"]
+        rundir.write_result(STAGE, t, doc, time.perf_counter() - t1, summary)
+        report.computed.append(t)
+        if progress:
+            progress(t, DONE)
+    report.seconds = time.perf_counter() - t0
+    return report

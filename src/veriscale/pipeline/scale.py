@@ -1,0 +1,115 @@
+"""``scale``: every stage end to end — inputs → outputs → reduce → build — in one run directory.
+
+The output directory *is* the run directory: ``config.json`` (the settings
+used), the ledger and per-stage results sit beside ``plus/`` and ``lite/``
+(the written datasets) and ``stats.json``. Each stage resumes from the
+ledger, so an interrupted ``scale`` continues where it stopped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..benchmarks.stats import DatasetStats, dataset_stats
+from ..builders.suites import LITE, PLUS, build_suites
+from .executor import Executor
+from .inputs.stage import StageReport, run_inputs_stage
+from .outputs.stage import run_outputs_stage
+from .reduce import STAGE as REDUCE_STAGE
+from .reduce import run_reduce_stage
+from .rundir import RunDir, atomic_write_json
+
+if TYPE_CHECKING:
+    from ..llm.config import LLMConfig
+
+__all__ = ["ScaleReport", "run_scale"]
+
+
+@dataclass
+class ScaleReport:
+    stages: list[StageReport] = field(default_factory=list)
+    written: list[str] = field(default_factory=list)
+    stats: list[DatasetStats] = field(default_factory=list)
+    kill_preserved: int = 0  # tasks whose Lite kills every adversary Plus kills
+    reduced: int = 0
+
+    @property
+    def failed(self) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for r in self.stages:
+            for t, why in r.failed.items():
+                out.setdefault(t, f"{r.stage}: {why}")
+        return out
+
+
+def run_scale(
+    benchmark: Path | str,
+    rundir: RunDir,
+    executor: Executor,
+    *,
+    tasks: Sequence[str] | None = None,
+    llm_config: LLMConfig | None = None,
+    progress: Callable[[str, str, str], None] | None = None,
+    on_stage: Callable[[str, int, int], None] | None = None,
+) -> ScaleReport:
+    """Run (or resume) all stages; ``progress(stage, task, status)``, ``on_stage(stage, todo, done)``."""
+    rundir.record_inputs(benchmark=str(Path(benchmark)))
+    rundir.adopt("outputs", "outputs")
+    rundir.adopt("reduce", REDUCE_STAGE)
+    rep = ScaleReport()
+
+    def prog(stage: str) -> Callable[[str, str], None] | None:
+        return (lambda t, s: progress(stage, t, s)) if progress else None
+
+    def start(stage: str) -> Callable[[int, int], None] | None:
+        return (lambda todo, done: on_stage(stage, todo, done)) if on_stage else None
+
+    rep.stages.append(
+        run_inputs_stage(
+            benchmark,
+            rundir,
+            executor,
+            tasks=tasks,
+            llm_config=llm_config,
+            progress=prog("inputs"),
+            on_start=start("inputs"),
+        )
+    )
+    rep.stages.append(
+        run_outputs_stage(
+            benchmark,
+            rundir,
+            executor,
+            tasks=tasks,
+            llm_config=llm_config,
+            progress=prog("outputs"),
+            on_start=start("outputs"),
+        )
+    )
+    rep.stages.append(run_reduce_stage(benchmark, rundir, tasks=tasks, progress=prog(REDUCE_STAGE)))
+    built = build_suites(benchmark, rundir, rundir.root, tasks=tasks)
+    rep.written = built.written
+    ledger_rows = rundir.ledger.rows(REDUCE_STAGE)
+    for t in built.written:
+        s = ledger_rows.get(t)
+        if s is not None and s.summary is not None:
+            rep.reduced += 1
+            rep.kill_preserved += bool(s.summary.get("kill_preserved"))
+    only = set(built.written)
+    rep.stats = [
+        dataset_stats(Path(benchmark), "original", only=only),
+        dataset_stats(rundir.root / PLUS, "plus", only=only),
+        dataset_stats(rundir.root / LITE, "lite", only=only),
+    ]
+    base = rep.stats[0]
+    summary: dict[str, Any] = {
+        "datasets": [s.to_json(base if i else None) for i, s in enumerate(rep.stats)],
+        "tasks": len(built.written),
+        "kill_preserved": rep.kill_preserved,
+        "failed": rep.failed,
+    }
+    atomic_write_json(rundir.root / "stats.json", summary)
+    return rep

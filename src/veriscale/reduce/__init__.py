@@ -1,0 +1,1 @@
+"""Reduction: compact suites that keep the discriminating power of the expanded ones."""

@@ -1,0 +1,60 @@
+"""The output stage with a model: model specs and red-team adversaries join the offline ones."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from llm_fake_server import FakeOpenAI
+from test_pipeline_outputs_llm import responder, runner_for
+from veriscale.benchmarks.verina import read_task
+from veriscale.engines.native import NativeEngine
+from veriscale.pipeline.config import PipelineConfig
+from veriscale.pipeline.inputs.stage import expand_task
+from veriscale.pipeline.outputs.model import make_adversary
+from veriscale.pipeline.outputs.stage import expand_task_outputs
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"
+pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason="../shared/data/verina is absent")
+
+
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAI]:
+    monkeypatch.setenv("VERISCALE_API_KEY", "sk-outputs-test")
+    server = FakeOpenAI().start()
+    server.responder = responder
+    yield server
+    server.stop()
+
+
+def test_model_specs_and_red_team_feed_the_attack(fake: FakeOpenAI) -> None:
+    task = read_task(DATA / "verina_basic_29")
+    config = PipelineConfig().with_overrides({"outputs.spec_models": ["spec-good", "spec-name"]})
+    engine = NativeEngine()
+    inputs_doc = expand_task(task, config, engine)
+    with runner_for(fake) as runner:
+        doc = expand_task_outputs(task, inputs_doc, config, engine, runner=runner)
+
+    assert doc["llm"]["specs"]["counts"]["failures"] == {"wrong-name": 1}
+    model_spec = next(s for s in doc["specs"] if s["origin"] == "model:spec-good")
+    assert doc["specs"][0] is model_spec  # model specs are judged first
+    assert doc["llm"]["adversaries"]["counts"]["kept"] == 1  # ``s.pop``; the other four break the rules
+    # ``s.pop`` is also an offline template (same text, same id): it is attacked once
+    pop = make_adversary("s.pop", "model", "").id
+    assert [a["origin"] for a in doc["adversaries"] if a["id"] == pop] == ["template:drop-last"]
+    # the weak model spec (size only) accepts kept wrong outputs of ``s.pop``
+    hits = [
+        u
+        for row in doc["expected"]
+        for u in row["unexpected"]
+        if pop in u["adversaries"] and model_spec["id"] in u["accepted_by"]
+    ]
+    assert hits
+    # every kept unexpected output is rejected by the ground-truth postcondition
+    gt = engine.for_task(task)
+    row = next(r for r in doc["expected"] if r["unexpected"])
+    values = task.decode_input(row["input"], file="test")
+    for u in row["unexpected"]:
+        assert gt.postcondition(values, task.decode_output(u["output"], file="test")).is_false
