@@ -123,6 +123,9 @@ def suite_rows(task: Task, inputs_doc: dict[str, Any], outputs_doc: dict[str, An
         [{k: s.get(k) for k in ("id", "origin", "description")} for s in outputs_doc.get("specs", [])],
     )
     for row in outputs_doc["expected"]:
+        if row.get("postcond", "true") != "true":
+            out.dropped[f"ground-truth postcondition {row['postcond']} on the expected output"] += 1
+            continue
         if not harness_safe(task, row["input"]) or not _safe_text(ret, row["output"]):
             out.dropped["test row not renderable by Verina's harness"] += 1
             continue

@@ -66,7 +66,7 @@ def evaluate_cmd(
     metric_budget: Annotated[
         float,
         typer.Option(help="SpecGen, native engine: seconds of checks per metric before giving up (0: none)."),
-    ] = 10.0,
+    ] = 60.0,
     chart: Annotated[bool, typer.Option("--chart/--no-chart", help="Write chart.png.")] = True,
 ) -> None:
     """Score generations on suites: results.jsonl, summary.json, chart.png, and a table.

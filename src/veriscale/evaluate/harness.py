@@ -72,7 +72,9 @@ class EvalOptions:
     exclude: tuple[str, ...] = ()
     fail_fast: bool = True
     max_timeouts: int | None = 2  # per metric: stop running checks after this many timeouts
-    metric_budget: float | None = 10.0  # SpecGen, native: seconds of checks per metric before giving up
+    # SpecGen, native: seconds of checks per metric before giving up. 60 s lets the ground truth finish
+    # on a veriscale Plus suite (exponential postconditions over ~900 unexpected outputs of one task).
+    metric_budget: float | None = 60.0
     lean_project: str | None = None
 
     def check_seconds(self, kind: str) -> float:

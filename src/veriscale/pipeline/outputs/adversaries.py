@@ -62,6 +62,7 @@ class AttackResult:
     unexpected: list[list[Unexpected]]  # per case, capped and ordered
     dropped: Counter[str] = field(default_factory=Counter)  # adversaries dropped, by reason
     verdicts: Counter[str] = field(default_factory=Counter)  # ground-truth verdicts on differing outputs
+    expected_verdicts: list[str] = field(default_factory=list)  # per case: the verdict on its expected output
 
 
 def _keep_adversary(adv: Adversary, row: str) -> str | None:
@@ -173,6 +174,13 @@ def attack(
         return True
 
     for i, c in enumerate(cases):
+        # A row whose expected output the ground-truth postcondition does not accept (UNKNOWN:
+        # beyond the limits) cannot grade a specification; it is marked and gets no wrong outputs.
+        truth = gt.postcondition(c.values, c.output).truth
+        result.expected_verdicts.append(truth.name.lower())
+        if truth is not Truth.TRUE:
+            result.unexpected.append([])
+            continue
         kept = [u for u in found[i].values() if judge(i, u)]
         if len(kept) < cfg.minimum:
             have = {exp_keys[i], *found[i].keys()}

@@ -13,7 +13,8 @@ Result document (one per task)::
      "counts": {"specs", "adversaries": {origin: n}, "dropped": {reason: n},
                 "verdicts": {"true"|"false"|"unknown": n}, "expected", "unexpected",
                 "accepted": n (kept unexpected outputs accepted by ≥ 1 candidate spec)},
-     "expected": [{"id", "input", "output", "provenance",
+     "expected": [{"id", "input", "output", "provenance", "postcond": "true"|"unknown"|"false"
+                   (the ground-truth postcondition on the expected output),
                    "unexpected": [{"output", "source", "adversaries": [id], "accepted_by": [spec id]}]}],
      "kill_matrix": {"cases": [case id], "adversaries": [adversary id],
                      "rows": ["10?…" per adversary: 1 killed (output ≠ expected), 0 survived, ? no value]}}
@@ -142,7 +143,7 @@ def expand_task_outputs(
 
     expected_rows: list[dict[str, Any]] = []
     n_unexp = n_acc = 0
-    for row, unexp in zip(inputs_doc["expected"], res.unexpected, strict=True):
+    for row, unexp, post in zip(inputs_doc["expected"], res.unexpected, res.expected_verdicts, strict=True):
         items = [
             {
                 "output": codec.to_json(ret, u.output, structs=task.structs),
@@ -154,7 +155,7 @@ def expand_task_outputs(
         ]
         n_unexp += len(items)
         n_acc += sum(1 for u in unexp if u.accepted_by)
-        expected_rows.append({**row, "unexpected": items})
+        expected_rows.append({**row, "postcond": post, "unexpected": items})
     by_origin = Counter(a.origin.split(":", 1)[0] for a in res.adversaries)
     counts: dict[str, Any] = {
         "specs": len(specs),
@@ -162,6 +163,7 @@ def expand_task_outputs(
         "adversary_kinds": dict(sorted(Counter(a.origin for a in res.adversaries).items())),
         "dropped": dict(sorted(res.dropped.items())),
         "verdicts": dict(sorted(res.verdicts.items())),
+        "expected_verdicts": dict(sorted(Counter(res.expected_verdicts).items())),
         "expected": len(cases),
         "unexpected": n_unexp,
         "accepted": n_acc,
@@ -240,6 +242,15 @@ def with_models(config: PipelineConfig, llm_config: LLMConfig | None, use_model:
     return config.model_copy(update={"outputs": new})
 
 
+def _expected_count(path: Path) -> int:
+    import json
+
+    try:
+        return int(json.loads(path.read_text(encoding="utf-8"))["counts"]["expected"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return 0
+
+
 def _summary(doc: dict[str, Any]) -> dict[str, Any]:
     c = doc["counts"]
     return {
@@ -289,6 +300,8 @@ def run_outputs_stage(
             continue
         rundir.ledger.start(STAGE, t)
         jobs.append((t, OutputsJob(str(by_id[t]), str(path), cfg_json, llm_json)))
+    # Biggest tasks first, so one long task does not run alone at the end (results do not depend on order).
+    jobs.sort(key=lambda j: -_expected_count(Path(j[1].inputs_path)))
 
     on_done = result_recorder(
         rundir, STAGE, OutputsResult, _summary, report.computed, report.failed, progress
