@@ -109,3 +109,15 @@ def test_real_tasks_kill_preservation_and_clean_check(tmp_path: Path) -> None:
     lite = {t.id: t for t in read_dataset(out / "lite")}
     assert len(lite["verina_basic_70"].reject_inputs) > 0  # a task with a real precondition
     assert all(len(t.tests) >= 5 for t in lite.values())
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (SHARED / "verina").is_dir(), reason="shared Verina data not found")
+def test_full_offline_run_preserves_every_kill(tmp_path: Path) -> None:
+    """All 189 Verina tasks: Lite kills every adversary Plus kills, in every task (several minutes)."""
+    from veriscale.pipeline.executor import LocalExecutor
+
+    with RunDir.open(tmp_path / "all", PipelineConfig()) as rd:
+        rep = run_scale(SHARED / "verina", rd, LocalExecutor(workers=2))
+    assert rep.failed == {} and len(rep.written) == 189
+    assert rep.kill_preserved == rep.reduced == 189

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -42,6 +42,77 @@ def render_table(all_stats: list[DatasetStats]) -> Table:
     return table
 
 
+def _pct(x: float | None) -> str:
+    return "–" if x is None else f"{100 * x:.1f}%"
+
+
+def render_adequacy(summaries: list[dict[str, Any]], seconds: float, jobs: int) -> Table:
+    table = Table(
+        title=f"Suite adequacy: ground-truth coverage and adversary kills ({seconds:.0f} s, -j {jobs})"
+    )
+    table.add_column("Suite", no_wrap=True)
+    for col in (
+        "Tasks",
+        "Rows run",
+        "Coverage mean",
+        "Tasks 100%",
+        "Probes hit",
+        "Branches",
+        "Arms",
+        "Loops",
+        "Kill rate mean",
+        "Killed / dist.",
+        "Killed / pool",
+    ):
+        table.add_column(col, justify="right")
+    for s in summaries:
+        kinds = [f"{v['hit']}/{v['total']}" for v in (s["by_kind"][k] for k in ("branch", "arm", "loop"))]
+        adv = s.get("adversaries")
+        tasks = f"{s['tasks']}" + (f" ({s['errors']} err)" if s["errors"] else "")
+        table.add_row(
+            s["name"],
+            tasks,
+            f"{s['used']}/{s['rows']}",
+            _pct(s["coverage_mean"]),
+            f"{s['tasks_full']}/{s['measured']}",
+            f"{s['probes_hit']}/{s['probes_total']}",
+            *kinds,
+            _pct(adv["kill_rate_mean"]) if adv else "–",
+            f"{adv['killed']}/{adv['distinguishable']}" if adv else "–",
+            f"{adv['killed_raw']}/{adv['pool']}" if adv else "–",
+        )
+    return table
+
+
+def _adequacy(dirs: list[Path], as_json: bool, jobs: int, tasks: list[str] | None, adversaries: bool) -> None:
+    from ..evaluate.adequacy import adequacy_report
+
+    pool = None
+    if adversaries:
+        from ..pipeline.outputs.stage import all_adversaries
+
+        pool = all_adversaries
+    console = _console()
+    done_note = [0]
+
+    def progress(done: int, total: int) -> None:
+        if not as_json and console.is_terminal and done - done_note[0] >= max(1, total // 20):
+            done_note[0] = done
+            console.print(f"[dim]{done}/{total} tasks[/]")
+
+    report = adequacy_report(dirs, jobs=jobs, tasks=tasks, adversary_pool=pool, progress=progress)
+    if as_json:
+        typer.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+        return
+    console.print(render_adequacy(report.summaries(), report.seconds, report.jobs))
+    console.print(
+        "[dim]Coverage: share of the ground truth's definition entries, if/else branches, match arms and"
+        " loop bodies (code, code_aux) executed by the suite's inputs. Kill rate: adversaries whose output"
+        " differs from an expected output, over those differing from the ground truth on some input of"
+        " any suite given.[/]"
+    )
+
+
 @app.command("stats")
 def stats_command(
     dirs: Annotated[list[Path] | None, typer.Argument(help="Verina-format dataset directories.")] = None,
@@ -49,8 +120,23 @@ def stats_command(
     example: Annotated[
         bool, typer.Option("--example", help="Use the small benchmark embedded in veriscale (first).")
     ] = False,
+    adequacy: Annotated[
+        bool,
+        typer.Option(
+            "--adequacy",
+            help="Suite adequacy: ground-truth branch coverage and adversary kill rate per suite.",
+        ),
+    ] = False,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes (--adequacy).")] = 1,
+    task: Annotated[
+        list[str] | None, typer.Option("--task", help="Only these task ids (--adequacy; repeatable).")
+    ] = None,
+    no_adversaries: Annotated[
+        bool, typer.Option("--no-adversaries", help="Coverage only, no kill rate (--adequacy).")
+    ] = False,
 ) -> None:
-    """Per-task counts of expected cases, unexpected outputs and unexpected inputs."""
+    """Per-task counts of expected cases, unexpected outputs and unexpected inputs (or, with
+    ``--adequacy``, branch coverage and adversary kill rate of each suite)."""
     paths: list[tuple[Path, str | None]] = []
     if example:
         from ..examples import tiny_path
@@ -59,6 +145,13 @@ def stats_command(
     paths.extend((d, None) for d in dirs or [])
     if not paths:
         raise typer.BadParameter("give at least one dataset directory, or --example")
+    if adequacy:
+        try:
+            _adequacy([p for p, _ in paths], as_json, jobs, task, not no_adversaries)
+        except DatasetError as err:
+            typer.echo(f"error: {err}", err=True)
+            raise typer.Exit(1) from None
+        return
     try:
         all_stats = [dataset_stats(p, name) for p, name in paths]
     except DatasetError as err:

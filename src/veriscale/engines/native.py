@@ -53,10 +53,15 @@ def _category(exc: LeanError) -> str:
 
 @dataclass
 class NativeEngine:
-    """Engine factory. ``limits`` applies to every single check."""
+    """Engine factory. ``limits`` applies to every single check.
+
+    ``coverage``: instrument the implementation's branches; ``te.coverage()`` then reports
+    which ones the runs so far executed (for suite adequacy).
+    """
 
     limits: limits.Limits = field(default_factory=lambda: limits.Limits(seconds=5.0))
     name: str = "native"
+    coverage: bool = False
 
     def for_task(self, task: Any, overrides: Mapping[str, str] | None = None) -> NativeTaskEngine:
         sections = {name: task.section_text(name) for name in SECTION_NAMES}
@@ -69,6 +74,7 @@ class NativeEngine:
             ret=sig.return_type,
             sections=sections,
             limits=self.limits,
+            coverage=self.coverage,
         )
 
 
@@ -80,12 +86,14 @@ class NativeTaskEngine:
         ret: Any,
         sections: Mapping[str, str],
         limits: limits.Limits,
+        coverage: bool = False,
     ) -> None:
         self.fn_name = fn_name
         self.params = params
         self.ret = ret
         self.sections = dict(sections)
         self.limits = limits
+        self.coverage_enabled = coverage
         self._program: Any = None
         self._build_error: LeanError | None = None
 
@@ -94,7 +102,9 @@ class NativeTaskEngine:
             from ..lean.program import TaskProgram
 
             try:
-                self._program = TaskProgram.build(self.fn_name, self.params, self.ret, self.sections)
+                self._program = TaskProgram.build(
+                    self.fn_name, self.params, self.ret, self.sections, coverage=self.coverage_enabled
+                )
             except LeanError as exc:
                 self._build_error = exc
             except Exception as exc:  # an engine bug must not take the run down
@@ -136,6 +146,20 @@ class NativeTaskEngine:
         if cat in ("unsupported", "undecided", "parse", "elab", "internal"):
             return Outcome(OutcomeKind.UNKNOWN, reason=str(err), category=cat)
         return Outcome(OutcomeKind.ERROR, reason=str(err), category=cat)
+
+    def coverage(self) -> Any:
+        """A ``CoverageReport`` (probes of the implementation, hits since the last reset).
+
+        None when the engine was built without coverage; raises the ``LeanError`` that
+        prevents compiling the implementation.
+        """
+        if not self.coverage_enabled:
+            return None
+        return self._get_program().coverage()
+
+    def reset_coverage(self) -> None:
+        if self._program is not None:
+            self._program.reset_coverage()
 
     def preconditions(self, rows: Sequence[Mapping[str, Any]]) -> list[Verdict]:
         return [self.precondition(r) for r in rows]

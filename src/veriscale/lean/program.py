@@ -82,12 +82,19 @@ class TaskProgram:
     """One task's precondition, implementation and postcondition, compiled lazily."""
 
     def __init__(
-        self, fn_name: str, params: list[tuple[str, Type]], ret: Type, sections: Mapping[str, str]
+        self,
+        fn_name: str,
+        params: list[tuple[str, Type]],
+        ret: Type,
+        sections: Mapping[str, str],
+        coverage: bool = False,
     ) -> None:
         self.fn_name = fn_name
         self.params = list(params)
         self.ret = ret
         self.sections = {k: v for k, v in sections.items() if isinstance(v, str)}
+        self.coverage_enabled = coverage
+        self._coverage: Any = None  # CoverageMap, when enabled
         self._ready = False
         self._parts: dict[str, Any] = {}
         self._lambdas: dict[tuple[str, Type], Any] = {}
@@ -95,16 +102,22 @@ class TaskProgram:
     # ------------------------------------------------------------------ API
     @classmethod
     def build(
-        cls, fn_name: str, params: list[tuple[str, Type]], ret: Type, sections: Mapping[str, str]
+        cls,
+        fn_name: str,
+        params: list[tuple[str, Type]],
+        ret: Type,
+        sections: Mapping[str, str],
+        coverage: bool = False,
     ) -> TaskProgram:
-        return cls(fn_name, params, ret, sections)
+        """``coverage``: instrument the implementation's branches (see ``eval/coverage.py``)."""
+        return cls(fn_name, params, ret, sections, coverage)
 
     def with_override(self, part: str, text: str) -> TaskProgram:
         if part not in SECTION_ORDER:
             raise ValueError(f"unknown section {part!r}")
         secs = dict(self.sections)
         secs[part] = text
-        return TaskProgram(self.fn_name, self.params, self.ret, secs)
+        return TaskProgram(self.fn_name, self.params, self.ret, secs, self.coverage_enabled)
 
     def precond(self, args: Mapping[str, Any]) -> bool:
         fn = self._part("precond")
@@ -121,6 +134,20 @@ class TaskProgram:
     def check(self, part: str) -> None:
         """Parse, elaborate and compile ``part`` now (raises what a call would raise)."""
         self._part(part)
+
+    def coverage(self) -> Any:
+        """The implementation's probes and the ones hit since the last reset (a ``CoverageReport``).
+
+        Compiles the implementation first (raises what that raises); None when coverage is off.
+        """
+        if not self.coverage_enabled:
+            return None
+        self._part("code")
+        return self._coverage.report()
+
+    def reset_coverage(self) -> None:
+        if self._coverage is not None:
+            self._coverage.reset()
 
     # ------------------------------------------------------------- assembly
     def _main_text(self, part: str) -> str:
@@ -151,6 +178,17 @@ class TaskProgram:
 
         env = Env()
         env.elaborate = elaborate_def
+        cov = None
+        if self.coverage_enabled:
+            from .eval.coverage import CoverageMap, recording
+
+            cov = self._coverage = CoverageMap()
+
+            def elaborate_recording(env: Env, g: GlobalDef) -> None:
+                with recording(cov):
+                    elaborate_def(env, g)
+
+            env.elaborate = elaborate_recording
         st = DeclState()
         self.env = env
         self.errors: dict[str, LeanError] = {}
@@ -159,6 +197,9 @@ class TaskProgram:
             try:
                 if sec in PARTS:
                     text = self._main_text(sec)
+                    if cov is not None:  # positions in the generated text -> in the section's own text
+                        body = self.sections.get(sec) or ""
+                        cov.shift[sec] = (1, 0 if body.startswith("  ") else 2)
                 else:
                     text = self.sections.get(sec) or ""
                     if not text.strip():
@@ -174,7 +215,7 @@ class TaskProgram:
                     f"internal error in section {sec}: {type(exc).__name__}: {exc}"
                 )
         self.ns: dict[str, Any] = dict(NAMESPACE)
-        self.compiler = Compiler(env, self.ns)
+        self.compiler = Compiler(env, self.ns, cov) if cov is not None else Compiler(env, self.ns)
         self._ready = True
 
     def _main_def(self, part: str) -> GlobalDef:

@@ -106,6 +106,10 @@ class OutputsSettings(_Strict):
     max_specs: int = Field(default=24, ge=0)  # candidate specs judged on each wrong output
     max_timeouts: int = Field(default=1, ge=1)  # an adversary running out of fuel this often is dropped
     adversary_fuel: int = Field(default=1_000_000, gt=0)
+    # Ground-truth verdicts that grade a row (postcondition TRUE on the expected output, FALSE on
+    # a wrong one) must be reached within this fuel, well inside what an evaluation allows per
+    # check (2 s), so the written suites grade the ground truth without UNKNOWNs.
+    grade_fuel: int = Field(default=500_000, gt=0)
     model_specs: bool = True  # ask the configured models for candidate specs (when a model is set)
     model_adversaries: bool = True  # red-team each candidate spec (when a model is set)
     adversaries_per_spec: int = Field(default=5, ge=1)  # the paper's five per spec

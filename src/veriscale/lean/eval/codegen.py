@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...values.runtime import Fn, Struct, default_value
 from ...values.types import TCon, TFun, TVar, Type, render_type
@@ -36,6 +36,9 @@ from .freevars import free_vars
 from .quant import find_domain, unbounded_domain
 from .unbounded import domain_code as unbounded_domain_code
 from .unbounded import runtime_helpers as unbounded_helpers
+
+if TYPE_CHECKING:
+    from .coverage import CoverageMap
 
 __all__ = ["Compiler"]
 
@@ -107,9 +110,15 @@ def _name(t: Type) -> str | None:
 class Compiler:
     """Owns the namespace of one program and compiles globals into it on demand."""
 
-    def __init__(self, env: Env, ns: dict[str, Any]) -> None:
+    def __init__(self, env: Env, ns: dict[str, Any], coverage: CoverageMap | None = None) -> None:
         self.env = env
         self.ns = ns
+        # coverage probes (None: off); ``cov_defs`` names the instrumented definitions being generated
+        self.cov = coverage
+        self.cov_section: str | None = None
+        self.cov_defs: list[str] = []
+        if coverage is not None:
+            ns["_H"] = coverage.hits
         self.consts: dict[Any, str] = {}
         self.nconst = 0
         self.compiled: set[str] = set()
@@ -182,6 +191,8 @@ class Compiler:
             if cur.state != "done":
                 self.env.signature(cur, None)
             self.hoisted = []
+            if self.cov is not None:
+                self.cov_enter_global(cur)
             src = self.gen_global(cur)
             self.exec_src(src, cur.name)
 
@@ -203,12 +214,30 @@ class Compiler:
             memo = f"m_{g.pyname}"
             self.ns[memo] = {}
             self.ns["_memos"].append(self.ns[memo])
-        lines = gen_function(self, g.pyname, g.param_pynames, g.body, 0, ("glob", g.key), True, memo, set())
+        entry = (g.name, g.decl.pos) if g.decl is not None else (g.name, None)
+        lines = gen_function(
+            self, g.pyname, g.param_pynames, g.body, 0, ("glob", g.key), True, memo, set(), entry
+        )
         return "\n".join(lines) + "\n"
+
+    # --------------------------------------------------------------- coverage
+    def cov_enter_global(self, g: GlobalDef) -> None:
+        """Instrument ``g`` only if it belongs to the implementation."""
+        from .coverage import IMPL_SECTIONS
+
+        self.cov_section = g.section if g.section in IMPL_SECTIONS else None
+        self.cov_defs = []
+
+    def cov_probe(self, kind: str, label: str, pos: Any) -> int | None:
+        if self.cov is None or self.cov_section is None:
+            return None
+        name = ".".join(self.cov_defs) if self.cov_defs else "?"
+        return self.cov.add(kind, label, name, self.cov_section, pos)
 
     def compile_expr_fn(self, node: ir.Node, name: str) -> str:
         """A zero-argument Python function evaluating ``node`` (for test-input lambdas)."""
         self.hoisted = []
+        self.cov_section = None
         fg = FnGen(self, 1)
         fg.prepare(node)
         e = fg.ex(node)
@@ -257,6 +286,28 @@ class FnGen:
         self.emit("_F[0] -= 1")
         self.emit("if _F[0] < 0: _refuel()")
 
+    def probe(self, kind: str, label: str, pos: Any) -> None:
+        """A coverage probe here (nothing when coverage is off or outside the implementation)."""
+        if self.c.cov is None:
+            return
+        k = self.c.cov_probe(kind, label, pos)
+        if k is not None:
+            self.emit(f"_H[{k}] = 1")
+
+    def cov_info(self, obj: Any) -> Any:
+        return self.c.cov.info(obj) if self.c.cov is not None else None
+
+    def probe_branch(self, node: Any, idx: int, label: str) -> None:
+        if self.c.cov is None:
+            return
+        info = self.c.cov.info(node)
+        self.probe("branch", label, info[idx] if info else None)
+
+    def branch(self, node: Any, idx: int, label: str, body: ir.Node) -> str:
+        """``body`` (a branch of ``node``) as an expression, after its coverage probe."""
+        self.probe_branch(node, idx, label)
+        return self.ex(body)
+
     def sub(self, fn: Callable[[], str]) -> tuple[list[str], str]:
         saved = self.lines
         self.lines = []
@@ -304,8 +355,10 @@ class FnGen:
             c = self.ex(n.cond)
             self.emit(f"if {c}:")
             self.ind += 1
+            self.probe_branch(n, 1, "then")
             self.gen_tail(n.then)
             self.ind -= 1
+            owner = n
             els = n.els
             while isinstance(els, ir.If):
                 cl, ce = self.sub(lambda els=els: self.ex(els.cond))
@@ -313,11 +366,15 @@ class FnGen:
                     break
                 self.emit(f"elif {ce}:")
                 self.ind += 1
+                self.probe_branch(els, 1, "then")
                 self.gen_tail(els.then)
                 self.ind -= 1
+                owner = els
                 els = els.els
             self.emit("else:")
             self.ind += 1
+            if not isinstance(els, ir.If):
+                self.probe_branch(owner, 2, "else")
             self.gen_tail(els)
             self.ind -= 1
             return
@@ -548,7 +605,16 @@ class FnGen:
         saved = self.c.hoisted
         self.c.hoisted = []
         lines = gen_function(
-            self.c, fd.name, fd.params, fd.body, 0, ("local", fd.name), fd.charge, memo, set()
+            self.c,
+            fd.name,
+            fd.params,
+            fd.body,
+            0,
+            ("local", fd.name),
+            fd.charge,
+            memo,
+            set(),
+            self.fun_entry(fd),
         )
         inner = self.c.hoisted
         self.c.hoisted = saved
@@ -565,7 +631,16 @@ class FnGen:
             memo = self.tmp("memo")
         base = self.ind + (1 if captured else 0)
         lines = gen_function(
-            self.c, fd.name, fd.params, fd.body, base, ("local", fd.name), fd.charge, memo, set(captured)
+            self.c,
+            fd.name,
+            fd.params,
+            fd.body,
+            base,
+            ("local", fd.name),
+            fd.charge,
+            memo,
+            set(captured),
+            self.fun_entry(fd),
         )
         if captured:
             mk = self.tmp("mk")
@@ -583,6 +658,12 @@ class FnGen:
             self.emit(f"{memo} = {{}}")
         self.lines.extend(lines)
 
+    def fun_entry(self, fd: ir.FunDef) -> tuple[str, Any] | None:
+        if self.c.cov is None:
+            return None
+        info = self.c.cov.info(fd)
+        return (info[0], info[1]) if info else (fd.name, None)
+
     def x_Let(self, n: ir.Let) -> str:
         v = self.ex(n.value)
         self.emit(f"{n.name} = {v}")
@@ -596,7 +677,7 @@ class FnGen:
             chain.append(chain[-1].els)  # type: ignore[arg-type]
         parts: list[tuple[str, list[str], str]] = []
         c0 = self.ex(n.cond)
-        lines0, e0 = self.sub(lambda: self.ex(n.then))
+        lines0, e0 = self.sub(lambda: self.branch(n, 1, "then", n.then))
         parts.append((c0, lines0, e0))
         rest: ir.Node = chain[-1].els
         for k in range(1, len(chain)):
@@ -605,9 +686,12 @@ class FnGen:
             if cl:  # the condition needs statements: continue the chain in a nested block
                 rest = node
                 break
-            tl, te = self.sub(lambda node=node: self.ex(node.then))
+            tl, te = self.sub(lambda node=node: self.branch(node, 1, "then", node.then))
             parts.append((ce, tl, te))
-        el, ee = self.sub(lambda: self.ex(rest))
+        if isinstance(rest, ir.If):  # a nested chain: its own probes
+            el, ee = self.sub(lambda: self.ex(rest))
+        else:
+            el, ee = self.sub(lambda: self.branch(chain[-1], 2, "else", rest))
         if not el and all(not pl for _, pl, _ in parts):
             return "(" + " else ".join(f"({te}) if {ce}" for ce, _, te in parts) + f" else ({ee}))"
         t = self.tmp()
@@ -697,13 +781,14 @@ class FnGen:
         t = self.tmp()
         first = True
         exhaustive = False
-        for arm in arms:
+        for i, arm in enumerate(arms):
             conds: list[str] = []
             binds: list[str] = []
             for p, d in zip(arm.pats, ds):
                 self.pat(p, d, conds, binds)
 
-            def body(arm: ir.Arm = arm, binds: list[str] = binds) -> str:
+            def body(arm: ir.Arm = arm, binds: list[str] = binds, i: int = i) -> str:
+                self.probe("arm", f"arm {i + 1}/{len(arms)}", self.cov_info(arm))
                 for b in binds:
                     self.emit(b)
                 if stmts:
@@ -964,9 +1049,11 @@ class FnGen:
         self.lines.extend(sub.lines)
         return f"{name}()"
 
-    def block(self, ss: list[Any]) -> None:
+    def block(self, ss: list[Any], probe: tuple[str, str, Any] | None = None) -> None:
         before = len(self.lines)
         self.ind += 1
+        if probe is not None:
+            self.probe(*probe)
         self.do_stmts(ss)
         if len(self.lines) == before:
             self.emit("pass")
@@ -997,23 +1084,10 @@ class FnGen:
                     self.emit(f"if not {c}:")
                     self.emit("    break")
                 self.ind -= 1
-                self.block(s.body)
+                info = self.cov_info(s)
+                self.block(s.body, ("loop", "while body", info[1] if info else None))
             elif isinstance(s, ir.DIf):
-                c = self.ex(s.cond)
-                self.emit(f"if {c}:")
-                self.block(s.then)
-                els = s.els
-                while len(els) == 1 and isinstance(els[0], ir.DIf):
-                    nxt = els[0]
-                    cl, ce = self.sub(lambda nxt=nxt: self.ex(nxt.cond))
-                    if cl:
-                        break
-                    self.emit(f"elif {ce}:")
-                    self.block(nxt.then)
-                    els = nxt.els
-                if els:
-                    self.emit("else:")
-                    self.block(els)
+                self.do_if(s)
             elif isinstance(s, ir.DMatch):
                 self.match(s.discrs, s.arms, stmts=True)
             elif isinstance(s, ir.DReturn):
@@ -1026,6 +1100,44 @@ class FnGen:
                 self.emit(self.ex(s.value))
             else:  # pragma: no cover
                 raise Unsupported(f"do statement {type(s).__name__}")
+
+    def do_if(self, s: ir.DIf) -> None:
+        """A statement-level ``if`` (``else if`` chains become ``elif``)."""
+        c = self.ex(s.cond)
+        self.emit(f"if {c}:")
+        self.block(s.then, self.do_branch(s, 1, "then"))
+        owner = s
+        els = s.els
+        while len(els) == 1 and isinstance(els[0], ir.DIf):
+            nxt = els[0]
+            cl, ce = self.sub(lambda nxt=nxt: self.ex(nxt.cond))
+            if cl:
+                break
+            self.emit(f"elif {ce}:")
+            self.block(nxt.then, self.do_branch(nxt, 1, "then"))
+            owner = nxt
+            els = nxt.els
+        chained = len(els) == 1 and isinstance(els[0], ir.DIf)
+        if els:
+            self.emit("else:")
+            self.block(els, None if chained else self.do_branch(owner, 2, "else"))
+        elif self.c.cov is not None and self.c.cov_section is not None:
+            # the implicit empty ``else`` is a branch too (only emitted when instrumenting)
+            info = self.cov_info(owner)
+            k = self.c.cov_probe("branch", "else (implicit)", info[0] if info else None)
+            if k is not None:
+                self.emit("else:")
+                self.emit(f"    _H[{k}] = 1")
+
+    def do_branch(self, s: ir.DIf, idx: int, label: str) -> tuple[str, str, Any] | None:
+        if self.c.cov is None:
+            return None
+        info = self.cov_info(s)
+        if info is None:
+            return ("branch", label, None)
+        if idx == 2 and info[2] is None:  # no ``else`` in the source: the implicit branch
+            return ("branch", "else (implicit)", info[0])
+        return ("branch", label, info[idx])
 
     def gen_for(self, s: ir.DFor) -> None:
         if s.range is not None:
@@ -1061,7 +1173,8 @@ class FnGen:
             for b in binds:
                 self.emit(b)
         self.ind -= 1
-        self.block(s.body)
+        info = self.cov_info(s)
+        self.block(s.body, ("loop", "for body", info[1] if info else None))
 
 
 class _Miss:
@@ -1082,11 +1195,39 @@ def gen_function(
     charge: bool,
     memo: str | None,
     extra_rebound: set[str],
+    entry: tuple[str, Any] | None = None,
 ) -> list[str]:
     """Source lines of ``def name(params)`` at ``indent``, with self tail calls turned into a loop
-    and, for branching recursion, a memo table (Lean functions are pure)."""
+    and, for branching recursion, a memo table (Lean functions are pure).
+
+    ``entry`` (Lean name, position) names the definition for coverage probes."""
+    instrument = entry is not None and c.cov is not None and c.cov_section is not None
+    if not instrument:
+        return _gen_function(c, name, params, body, indent, self_ref, charge, memo, extra_rebound, None)
+    assert entry is not None
+    c.cov_defs.append(entry[0])
+    try:
+        return _gen_function(c, name, params, body, indent, self_ref, charge, memo, extra_rebound, entry[1])
+    finally:
+        c.cov_defs.pop()
+
+
+def _gen_function(
+    c: Compiler,
+    name: str,
+    params: list[str],
+    body: ir.Node,
+    indent: int,
+    self_ref: tuple[str, str],
+    charge: bool,
+    memo: str | None,
+    extra_rebound: set[str],
+    entry_pos: Any,
+) -> list[str]:
     impl = f"{name}__impl" if memo else name
     fg = FnGen(c, indent + 1)
+    if c.cov is not None and c.cov_defs:
+        fg.probe("def", "entry", entry_pos)
     tail = has_self_tail_call(body, self_ref, len(params))
     if tail:
         fg.rebound |= set(params)

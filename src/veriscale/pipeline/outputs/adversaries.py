@@ -39,11 +39,12 @@ class AttackConfig:
     max_specs: int = 24  # weakened specs evaluated on each wrong output
     max_timeouts: int = 1  # an adversary timing out this often is dropped (non-terminating mutants)
     adversary_fuel: int = 1_000_000  # evaluation steps of one adversary run (deterministic; native engine)
+    grade_fuel: int = 500_000  # steps of one ground-truth verdict that grades a row (native engine)
 
     @classmethod
     def from_settings(cls, s: Any) -> AttackConfig:
         """From the pipeline config's ``outputs`` section (``OutputsSettings``)."""
-        return cls(s.cap, s.minimum, s.max_specs, s.max_timeouts, s.adversary_fuel)
+        return cls(s.cap, s.minimum, s.max_specs, s.max_timeouts, s.adversary_fuel, s.grade_fuel)
 
 
 @dataclass

@@ -76,16 +76,21 @@ def all_adversaries(task: Task) -> list[Adversary]:
     return out
 
 
-def _adversary_engine(engine: Engine, acfg: AttackConfig) -> Engine:
-    """The engine with the adversaries' fuel (non-terminating mutants would cost the full limit).
+def _with_fuel(engine: Engine, fuel: int) -> Engine:
+    """The native engine with at most ``fuel`` steps per check (other engines unchanged).
 
-    Fuel, not wall-clock time, so which adversaries survive does not depend on machine load.
+    Fuel, not wall-clock time, so which adversaries and rows survive does not depend on machine load.
     """
     from ...engines.native import NativeEngine
 
-    if isinstance(engine, NativeEngine) and engine.limits.fuel > acfg.adversary_fuel:
-        return NativeEngine(limits=dataclasses.replace(engine.limits, fuel=acfg.adversary_fuel))
+    if isinstance(engine, NativeEngine) and engine.limits.fuel > fuel:
+        return NativeEngine(limits=dataclasses.replace(engine.limits, fuel=fuel))
     return engine
+
+
+def _adversary_engine(engine: Engine, acfg: AttackConfig) -> Engine:
+    """Non-terminating mutants would otherwise cost the full limit."""
+    return _with_fuel(engine, acfg.adversary_fuel)
 
 
 def _cases(task: Task, inputs_doc: dict[str, Any]) -> list[Case]:
@@ -139,7 +144,7 @@ def expand_task_outputs(
         specs = [*m_specs, *specs]
         known = {a.id for a in advs}
         advs += [a for a in m_advs if a.id not in known]
-    res = attack(task, engine, cases, advs, specs, acfg, adv_engine)
+    res = attack(task, _with_fuel(engine, acfg.grade_fuel), cases, advs, specs, acfg, adv_engine)
 
     expected_rows: list[dict[str, Any]] = []
     n_unexp = n_acc = 0

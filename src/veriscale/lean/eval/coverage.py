@@ -1,0 +1,237 @@
+"""Branch coverage of a program's implementation (``code`` and ``code_aux``), for suite adequacy.
+
+When a ``TaskProgram`` is built with coverage on, two things change:
+
+* elaboration runs with ``_RecordingElaborator``, a subclass of the
+  elaborator that only remembers the Lean source position of the IR nodes
+  that branch (``if`` and its branches, match arms, ``do``-block ``if``,
+  ``for``/``while``, local function definitions). The IR itself is untouched;
+  positions live in a side table keyed by object identity (the table keeps the
+  nodes alive, so an identity is never reused);
+* the code generator emits a probe ``_H[k] = 1`` at the start of every branch
+  of the implementation's definitions, ``k`` indexing the probe table here.
+
+With coverage off nothing of this runs and the generated code is unchanged.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .. import ast as A
+from ..elab import decls as _decls
+from ..elab import ir
+from ..elab.infer import Elaborator
+
+__all__ = ["IMPL_SECTIONS", "KINDS", "CoverageMap", "CoverageReport", "Probe", "recording"]
+
+# the sections whose definitions are instrumented (the ground-truth implementation)
+IMPL_SECTIONS = ("code_aux", "code")
+# probe kinds: definition entry, if/else branch, match arm, loop body
+KINDS = ("def", "branch", "arm", "loop")
+
+Pos = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Probe:
+    """One instrumented point. ``line``/``col`` are 1-based within ``section`` (0: unknown)."""
+
+    index: int
+    kind: str  # one of KINDS
+    label: str  # "entry", "then", "else", "else (implicit)", "arm 2/3", "for body", "while body"
+    definition: str  # Lean name of the innermost named definition ("f", "f.go")
+    section: str
+    line: int
+    col: int
+
+    def where(self) -> str:
+        return f"{self.section}:{self.line}:{self.col}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "kind": self.kind,
+            "label": self.label,
+            "definition": self.definition,
+            "section": self.section,
+            "line": self.line,
+            "col": self.col,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class CoverageReport:
+    """A snapshot: every probe of the compiled implementation and the indices hit so far."""
+
+    probes: tuple[Probe, ...]
+    hits: frozenset[int]
+
+    @property
+    def total(self) -> int:
+        return len(self.probes)
+
+    @property
+    def hit(self) -> int:
+        return len(self.hits)
+
+    @property
+    def ratio(self) -> float:
+        return self.hit / self.total if self.probes else 1.0
+
+    def missed(self) -> list[Probe]:
+        return [p for p in self.probes if p.index not in self.hits]
+
+    def by_kind(self) -> dict[str, tuple[int, int]]:
+        """kind -> (hit, total), for every kind in ``KINDS``."""
+        out = {k: [0, 0] for k in KINDS}
+        for p in self.probes:
+            out[p.kind][1] += 1
+            if p.index in self.hits:
+                out[p.kind][0] += 1
+        return {k: (v[0], v[1]) for k, v in out.items()}
+
+
+class CoverageMap:
+    """Per-program probe table, hit array (shared with the generated code) and position side table."""
+
+    def __init__(self) -> None:
+        self.probes: list[Probe] = []
+        self.hits = bytearray()  # ``_H`` in the generated code's namespace; grows as probes are added
+        self.pos: dict[int, Any] = {}  # id(IR object) -> recorded positions
+        self._keep: list[Any] = []  # the recorded objects, so that their ids stay unique
+        # (line, col) shift from the parsed text to the section's own text, per section
+        self.shift: dict[str, Pos] = {}
+
+    # ------------------------------------------------------------- recording
+    def note(self, obj: Any, info: Any) -> None:
+        self.pos[id(obj)] = info
+        self._keep.append(obj)
+
+    def info(self, obj: Any) -> Any:
+        return self.pos.get(id(obj))
+
+    # ---------------------------------------------------------------- probes
+    def add(self, kind: str, label: str, definition: str, section: str, pos: Pos | None) -> int:
+        line, col = self.section_pos(section, pos)
+        k = len(self.probes)
+        self.probes.append(Probe(k, kind, label, definition, section, line, col))
+        self.hits.append(0)
+        return k
+
+    def section_pos(self, section: str, pos: Pos | None) -> Pos:
+        if pos is None or pos == A.NOPOS:
+            return (0, 0)
+        dl, dc = self.shift.get(section, (0, 0))
+        line = max(1, pos[0] - dl)
+        col = max(1, pos[1] - dc) if pos[0] - dl >= 1 else 1
+        return (line, col)
+
+    def reset(self) -> None:
+        for i in range(len(self.hits)):
+            self.hits[i] = 0
+
+    def report(self) -> CoverageReport:
+        hit = frozenset(i for i, h in enumerate(self.hits) if h)
+        return CoverageReport(tuple(self.probes), hit)
+
+
+# ------------------------------------------------------------ elaboration hook
+
+_ACTIVE: contextvars.ContextVar[CoverageMap | None] = contextvars.ContextVar("veriscale_cov", default=None)
+
+
+def _first_pos(stmts: list[Any], default: Pos) -> Pos | None:
+    return getattr(stmts[0], "pos", default) if stmts else None
+
+
+class _RecordingElaborator(Elaborator):
+    """The elaborator, remembering where the branching IR nodes come from (when a map is active)."""
+
+    def e_If(self, e: A.If, expected: Any, sc: Any) -> ir.Node:
+        node = super().e_If(e, expected, sc)
+        cov = _ACTIVE.get()
+        if cov is not None:
+            cov.note(node, (e.pos, getattr(e.then, "pos", e.pos), getattr(e.els, "pos", e.pos)))
+        return node
+
+    def match_core(
+        self,
+        discrs: list[ir.Node],
+        arms: list[A.MatchArm],
+        expected: Any,
+        sc: Any,
+        pos: Pos,
+        stmts: bool = False,
+    ) -> Any:
+        res = super().match_core(discrs, arms, expected, sc, pos, stmts)
+        cov = _ACTIVE.get()
+        if cov is not None:
+            out = res if stmts else res.arms
+            alts = [(alt, arm) for arm in arms for alt in arm.alts]
+            if len(alts) == len(out):
+                for arm_ir, (alt, arm) in zip(out, alts):
+                    p = getattr(alt[0], "pos", None) if alt else None
+                    cov.note(arm_ir, p if p and p != A.NOPOS else arm.pos)
+        return res
+
+    def stmts(self, ss: list[A.DoStmt], sc: Any, tail: bool) -> list[Any]:
+        out = super().stmts(ss, sc, tail)
+        cov = _ACTIVE.get()
+        if cov is not None:
+            src = [s for s in ss if isinstance(s, A.DoIf | A.DoFor | A.DoWhile | A.DoMatch)]
+            dst = [s for s in out if isinstance(s, ir.DIf | ir.DFor | ir.DWhile | ir.DMatch)]
+            if len(src) == len(dst):
+                for s, d in zip(src, dst):
+                    if isinstance(s, A.DoIf):
+                        # an absent ``else`` is recorded as None: the implicit branch
+                        cov.note(d, (s.pos, _first_pos(s.then, s.pos) or s.pos, _first_pos(s.els, s.pos)))
+                    elif isinstance(s, A.DoFor | A.DoWhile):
+                        cov.note(d, (s.pos, _first_pos(s.body, s.pos) or s.pos))
+        return out
+
+    def local_fun(self, name: str, type_ast: Any, lam: A.Lam, sc: Any, rec: bool) -> Any:
+        fd, local = super().local_fun(name, type_ast, lam, sc, rec)
+        cov = _ACTIVE.get()
+        if cov is not None:
+            cov.note(fd, (name, lam.pos))
+        return fd, local
+
+    def let_rec(
+        self,
+        items: list[tuple[A.Pattern, A.Expr | None, A.Expr]],
+        body: A.Expr | None,
+        expected: Any,
+        sc: Any,
+        pos: Pos,
+    ) -> ir.Node:
+        node = super().let_rec(items, body, expected, sc, pos)
+        cov = _ACTIVE.get()
+        if cov is not None and isinstance(node, ir.LetFun) and len(node.funs) == len(items):
+            for fd, (pat, _t, value) in zip(node.funs, items):
+                name = pat.name if isinstance(pat, A.PVar) else "local"
+                p = pat.pos if pat.pos != A.NOPOS else getattr(value, "pos", pos)
+                cov.note(fd, (name, p))
+        return node
+
+
+@contextlib.contextmanager
+def recording(cov: CoverageMap) -> Iterator[None]:
+    """Elaborate with position recording into ``cov`` for the duration of the block.
+
+    The declaration elaborator instantiates ``decls.Elaborator``; it is swapped
+    for the recording subclass here (the subclass only records while a map is
+    active in this context, so an interleaved elaboration elsewhere is unaffected).
+    """
+    token = _ACTIVE.set(cov)
+    saved = _decls.Elaborator
+    _decls.Elaborator = _RecordingElaborator  # type: ignore[misc]
+    try:
+        yield
+    finally:
+        _decls.Elaborator = saved  # type: ignore[misc]
+        _ACTIVE.reset(token)
