@@ -180,15 +180,10 @@ class TaskProgram:
         env.elaborate = elaborate_def
         cov = None
         if self.coverage_enabled:
-            from .eval.coverage import CoverageMap, recording
+            from .eval.coverage import CoverageMap, recording_elaborate
 
             cov = self._coverage = CoverageMap()
-
-            def elaborate_recording(env: Env, g: GlobalDef) -> None:
-                with recording(cov):
-                    elaborate_def(env, g)
-
-            env.elaborate = elaborate_recording
+            env.elaborate = recording_elaborate(cov)
         st = DeclState()
         self.env = env
         self.errors: dict[str, LeanError] = {}

@@ -8,6 +8,7 @@ is zonked, so the code generator never sees a metavariable.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ...values.types import BOOL, TCon, TFun, TVar, Type
@@ -166,10 +167,11 @@ def _lam_parts(e: A.Expr) -> tuple[list[A.Binder], A.Expr]:
     return [], e
 
 
-def elaborate_def(env: Env, g: GlobalDef) -> None:
+def elaborate_def(env: Env, g: GlobalDef, make_elaborator: Callable[[Env], Elaborator] = Elaborator) -> None:
+    """Elaborate one global definition (``make_elaborator``: e.g. one that also records positions)."""
     decl = g.decl
     assert decl is not None
-    el = Elaborator(env)
+    el = make_elaborator(env)
     ctx = DeclCtx(g.ctx.namespace, g.ctx.opens, g.ctx.index, g.key, dict(g.ctx.tvars))
     sc = Scope(ctx=ctx)
     fixed = g.key.startswith("inst.")

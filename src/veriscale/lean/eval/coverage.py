@@ -2,8 +2,8 @@
 
 When a ``TaskProgram`` is built with coverage on, two things change:
 
-* elaboration runs with ``_RecordingElaborator``, a subclass of the
-  elaborator that only remembers the Lean source position of the IR nodes
+* elaboration runs with ``_RecordingElaborator`` (``recording_elaborate``),
+  a subclass of the elaborator that only remembers the Lean source position of the IR nodes
   that branch (``if`` and its branches, match arms, ``do``-block ``if``,
   ``for``/``while``, local function definitions). The IR itself is untouched;
   positions live in a side table keyed by object identity (the table keeps the
@@ -16,18 +16,19 @@ With coverage off nothing of this runs and the generated code is unchanged.
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
-from collections.abc import Iterator
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from .. import ast as A
-from ..elab import decls as _decls
 from ..elab import ir
+from ..elab.decls import elaborate_def
+from ..elab.env import Env
 from ..elab.infer import Elaborator
+from ..elab.scope import GlobalDef
 
-__all__ = ["IMPL_SECTIONS", "KINDS", "CoverageMap", "CoverageReport", "Probe", "recording"]
+__all__ = ["IMPL_SECTIONS", "KINDS", "CoverageMap", "CoverageReport", "Probe", "recording_elaborate"]
 
 # the sections whose definitions are instrumented (the ground-truth implementation)
 IMPL_SECTIONS = ("code_aux", "code")
@@ -142,19 +143,21 @@ class CoverageMap:
 
 # ------------------------------------------------------------ elaboration hook
 
-_ACTIVE: contextvars.ContextVar[CoverageMap | None] = contextvars.ContextVar("veriscale_cov", default=None)
-
 
 def _first_pos(stmts: list[Any], default: Pos) -> Pos | None:
     return getattr(stmts[0], "pos", default) if stmts else None
 
 
 class _RecordingElaborator(Elaborator):
-    """The elaborator, remembering where the branching IR nodes come from (when a map is active)."""
+    """The elaborator, remembering where the branching IR nodes come from."""
+
+    def __init__(self, env: Env, cov: CoverageMap) -> None:
+        super().__init__(env)
+        self.cov = cov
 
     def e_If(self, e: A.If, expected: Any, sc: Any) -> ir.Node:
         node = super().e_If(e, expected, sc)
-        cov = _ACTIVE.get()
+        cov = self.cov
         if cov is not None:
             cov.note(node, (e.pos, getattr(e.then, "pos", e.pos), getattr(e.els, "pos", e.pos)))
         return node
@@ -169,7 +172,7 @@ class _RecordingElaborator(Elaborator):
         stmts: bool = False,
     ) -> Any:
         res = super().match_core(discrs, arms, expected, sc, pos, stmts)
-        cov = _ACTIVE.get()
+        cov = self.cov
         if cov is not None:
             out = res if stmts else res.arms
             alts = [(alt, arm) for arm in arms for alt in arm.alts]
@@ -181,7 +184,7 @@ class _RecordingElaborator(Elaborator):
 
     def stmts(self, ss: list[A.DoStmt], sc: Any, tail: bool) -> list[Any]:
         out = super().stmts(ss, sc, tail)
-        cov = _ACTIVE.get()
+        cov = self.cov
         if cov is not None:
             src = [s for s in ss if isinstance(s, A.DoIf | A.DoFor | A.DoWhile | A.DoMatch)]
             dst = [s for s in out if isinstance(s, ir.DIf | ir.DFor | ir.DWhile | ir.DMatch)]
@@ -196,7 +199,7 @@ class _RecordingElaborator(Elaborator):
 
     def local_fun(self, name: str, type_ast: Any, lam: A.Lam, sc: Any, rec: bool) -> Any:
         fd, local = super().local_fun(name, type_ast, lam, sc, rec)
-        cov = _ACTIVE.get()
+        cov = self.cov
         if cov is not None:
             cov.note(fd, (name, lam.pos))
         return fd, local
@@ -210,7 +213,7 @@ class _RecordingElaborator(Elaborator):
         pos: Pos,
     ) -> ir.Node:
         node = super().let_rec(items, body, expected, sc, pos)
-        cov = _ACTIVE.get()
+        cov = self.cov
         if cov is not None and isinstance(node, ir.LetFun) and len(node.funs) == len(items):
             for fd, (pat, _t, value) in zip(node.funs, items):
                 name = pat.name if isinstance(pat, A.PVar) else "local"
@@ -219,19 +222,6 @@ class _RecordingElaborator(Elaborator):
         return node
 
 
-@contextlib.contextmanager
-def recording(cov: CoverageMap) -> Iterator[None]:
-    """Elaborate with position recording into ``cov`` for the duration of the block.
-
-    The declaration elaborator instantiates ``decls.Elaborator``; it is swapped
-    for the recording subclass here (the subclass only records while a map is
-    active in this context, so an interleaved elaboration elsewhere is unaffected).
-    """
-    token = _ACTIVE.set(cov)
-    saved = _decls.Elaborator
-    _decls.Elaborator = _RecordingElaborator  # type: ignore[misc]
-    try:
-        yield
-    finally:
-        _decls.Elaborator = saved  # type: ignore[misc]
-        _ACTIVE.reset(token)
+def recording_elaborate(cov: CoverageMap) -> Callable[[Env, GlobalDef], None]:
+    """An ``Env.elaborate`` hook that elaborates as usual and records branch positions into ``cov``."""
+    return functools.partial(elaborate_def, make_elaborator=lambda env: _RecordingElaborator(env, cov))
