@@ -12,6 +12,18 @@ import typer
 from rich.console import Console
 
 from .app import app
+from .options import (
+    ConfigOpt,
+    ExecutorOpt,
+    JsonOpt,
+    ModelOpt,
+    NoCacheOpt,
+    RayAddressOpt,
+    RunsDirOpt,
+    SeedOpt,
+    TasksOpt,
+    WorkersOpt,
+)
 
 if TYPE_CHECKING:
     from ..llm.config import LLMConfig
@@ -66,40 +78,20 @@ def inputs_command(
         typer.Option("--benchmark", help="A Verina-format dataset directory.", exists=True, file_okay=False),
     ],
     run: Annotated[str, typer.Option("--run", help="Run name (<runs-dir>/<run>) or a path containing '/'.")],
-    tasks: Annotated[
-        list[str] | None, typer.Option("--tasks", help="Only these task ids (repeat or comma-separate).")
-    ] = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Master seed (default 42).")] = None,
-    workers: Annotated[int, typer.Option("--workers", min=1, help="Parallel workers.")] = 2,
-    executor: Annotated[
-        str, typer.Option("--executor", help="local (process pool), serial, or ray.")
-    ] = "local",
-    model: Annotated[
-        str | None, typer.Option("--model", help="Seed model name (overrides the model config).")
-    ] = None,
-    config: Annotated[
-        Path | None,
-        typer.Option(
-            "--config",
-            help="Pipeline config file (.json/.toml); its 'llm' table configures the model.",
-            exists=True,
-            dir_okay=False,
-        ),
-    ] = None,
-    no_cache: Annotated[
-        bool, typer.Option("--no-cache", help="Do not use the model response cache.")
-    ] = False,
+    tasks: TasksOpt = None,
+    seed: SeedOpt = None,
+    workers: WorkersOpt = 2,
+    executor: ExecutorOpt = "local",
+    model: ModelOpt = None,
+    config: ConfigOpt = None,
+    no_cache: NoCacheOpt = False,
     engine: Annotated[
         str | None,
         typer.Option("--engine", help="native (default) or lean (a Lean project: VERISCALE_LEAN_PROJECT)."),
     ] = None,
-    runs_dir: Annotated[Path, typer.Option("--runs-dir", help="Where named runs live.")] = Path("runs"),
-    ray_address: Annotated[
-        str | None, typer.Option("--ray-address", help="Connect to this Ray cluster.")
-    ] = None,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print the summary as JSON instead of tables.")
-    ] = False,
+    runs_dir: RunsDirOpt = Path("runs"),
+    ray_address: RayAddressOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Seeds (original, reject, model) → type-aware mutants → precondition classes → expected outputs."""
     from ..llm.config import ConfigError

@@ -11,6 +11,17 @@ import typer
 from rich.console import Console
 
 from .expand import _fail, _llm_config, _split_ids, expand_app
+from .options import (
+    ConfigOpt,
+    ExecutorOpt,
+    JsonOpt,
+    ModelOpt,
+    NoCacheOpt,
+    RayAddressOpt,
+    RunsDirOpt,
+    TasksOpt,
+    WorkersOpt,
+)
 
 
 def _benchmark_of(root: Path) -> Path | None:
@@ -25,13 +36,9 @@ def _benchmark_of(root: Path) -> Path | None:
 @expand_app.command("outputs")
 def outputs_command(
     run: Annotated[str, typer.Option("--run", help="Run name (<runs-dir>/<run>) or a path containing '/'.")],
-    tasks: Annotated[
-        list[str] | None, typer.Option("--tasks", help="Only these task ids (repeat or comma-separate).")
-    ] = None,
-    workers: Annotated[int, typer.Option("--workers", min=1, help="Parallel workers.")] = 2,
-    executor: Annotated[
-        str, typer.Option("--executor", help="local (process pool), serial, or ray.")
-    ] = "local",
+    tasks: TasksOpt = None,
+    workers: WorkersOpt = 2,
+    executor: ExecutorOpt = "local",
     cap: Annotated[
         int | None, typer.Option("--cap", min=1, help="Unexpected outputs kept per expected case (10).")
     ] = None,
@@ -39,23 +46,12 @@ def outputs_command(
         int | None,
         typer.Option("--min", min=0, help="Top rows up to this many by direct output mutation (3)."),
     ] = None,
-    model: Annotated[
-        str | None, typer.Option("--model", help="Model for specs and red team (overrides the model config).")
-    ] = None,
-    config: Annotated[
-        Path | None,
-        typer.Option("--config", help="A config file whose 'llm' table configures the model.", exists=True),
-    ] = None,
-    no_cache: Annotated[
-        bool, typer.Option("--no-cache", help="Do not use the model response cache.")
-    ] = False,
-    runs_dir: Annotated[Path, typer.Option("--runs-dir", help="Where named runs live.")] = Path("runs"),
-    ray_address: Annotated[
-        str | None, typer.Option("--ray-address", help="Connect to this Ray cluster.")
-    ] = None,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print the summary as JSON instead of a table.")
-    ] = False,
+    model: ModelOpt = None,
+    config: ConfigOpt = None,
+    no_cache: NoCacheOpt = False,
+    runs_dir: RunsDirOpt = Path("runs"),
+    ray_address: RayAddressOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Weakened specs → template and mutant adversaries → unexpected outputs the ground truth rejects."""
     from ..llm.config import ConfigError

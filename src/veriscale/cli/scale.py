@@ -12,6 +12,17 @@ from rich.console import Console
 
 from .app import app
 from .expand import _fail, _llm_config, _split_ids
+from .options import (
+    ConfigOpt,
+    ExecutorOpt,
+    JsonOpt,
+    ModelOpt,
+    NoCacheOpt,
+    RayAddressOpt,
+    SeedOpt,
+    TasksOpt,
+    WorkersOpt,
+)
 
 
 @app.command("scale")
@@ -27,35 +38,15 @@ def scale_command(
     example: Annotated[
         bool, typer.Option("--example", help="Scale the small benchmark embedded in veriscale.")
     ] = False,
-    tasks: Annotated[
-        list[str] | None, typer.Option("--tasks", help="Only these task ids (repeat or comma-separate).")
-    ] = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Master seed (default 42).")] = None,
-    workers: Annotated[int, typer.Option("--workers", min=1, help="Parallel workers.")] = 2,
-    executor: Annotated[
-        str, typer.Option("--executor", help="local (process pool), serial, or ray.")
-    ] = "local",
-    model: Annotated[
-        str | None, typer.Option("--model", help="Model name (overrides the model config).")
-    ] = None,
-    config: Annotated[
-        Path | None,
-        typer.Option(
-            "--config",
-            help="Pipeline config file (.json/.toml); its 'llm' table configures the model.",
-            exists=True,
-            dir_okay=False,
-        ),
-    ] = None,
-    no_cache: Annotated[
-        bool, typer.Option("--no-cache", help="Do not use the model response cache.")
-    ] = False,
-    ray_address: Annotated[
-        str | None, typer.Option("--ray-address", help="Connect to this Ray cluster.")
-    ] = None,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print the summary as JSON instead of tables.")
-    ] = False,
+    tasks: TasksOpt = None,
+    seed: SeedOpt = None,
+    workers: WorkersOpt = 2,
+    executor: ExecutorOpt = "local",
+    model: ModelOpt = None,
+    config: ConfigOpt = None,
+    no_cache: NoCacheOpt = False,
+    ray_address: RayAddressOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Inputs → outputs → reduce → build; ends with the original/Plus/Lite statistics."""
     from ..llm.config import ConfigError

@@ -7,12 +7,18 @@ clock only every few thousand charges keeps the overhead small.
 
 from __future__ import annotations
 
+import sys
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from .errors import LimitExceeded
 
-__all__ = ["Budget", "Limits", "charge", "current", "using"]
+__all__ = ["Budget", "Limits", "charge", "current", "run_deep", "using"]
+
+_DEEP_STACK = 512 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,3 +83,33 @@ class using:  # a context manager: ``with using(budget): ...``
         global _current
         assert self.saved is not None
         _current = self.saved
+
+
+def run_deep(fn: Callable[[], Any], recursion_limit: int) -> tuple[bool, Any]:
+    """Run ``fn()`` in a thread with a 512 MiB stack and at least ``recursion_limit`` frames.
+
+    For evaluations that overflowed Python's default stack (deep but legal
+    recursion). Returns ``(True, value)`` or ``(False, exception)``.
+    """
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["v"] = fn()
+        except BaseException as exc:  # transported to the caller
+            box["e"] = exc
+
+    old_limit = sys.getrecursionlimit()
+    old_stack = threading.stack_size()
+    try:
+        threading.stack_size(_DEEP_STACK)
+        th = threading.Thread(target=target, name="veriscale-deep-eval", daemon=True)
+    finally:
+        threading.stack_size(old_stack)
+    sys.setrecursionlimit(max(old_limit, recursion_limit))
+    try:
+        th.start()
+        th.join()
+    finally:
+        sys.setrecursionlimit(old_limit)
+    return ("e" not in box, box["e"] if "e" in box else box.get("v"))

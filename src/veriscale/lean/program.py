@@ -21,7 +21,6 @@ converted, so callers never see another exception type.
 from __future__ import annotations
 
 import sys
-import threading
 from collections.abc import Mapping
 from typing import Any
 
@@ -67,8 +66,6 @@ _REQUIRED: dict[str, tuple[str, ...]] = {
     "code": ("task_aux", "solution_aux", "precond_aux", "precond", "code_aux", "code"),
     "postcond": ("task_aux", "solution_aux", "precond_aux", "precond", "postcond_aux", "postcond"),
 }
-
-_DEEP_STACK = 512 * 1024 * 1024
 
 
 def _indent_body(text: str) -> str:
@@ -352,30 +349,10 @@ class TaskProgram:
 
 def _run_deep(fn: Any, argv: list[Any]) -> Any:
     """Re-run a call that overflowed Python's stack, in a thread with a big stack and limit."""
-    box: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            box["v"] = fn(*argv)
-        except BaseException as exc:  # transported to the caller below
-            box["e"] = exc
-
     depth = limits.current().limits.max_depth
-    old_limit = sys.getrecursionlimit()
-    old_stack = threading.stack_size()
-    try:
-        threading.stack_size(_DEEP_STACK)
-        th = threading.Thread(target=target, name="lean-deep-eval", daemon=True)
-    finally:
-        threading.stack_size(old_stack)
-    sys.setrecursionlimit(max(old_limit, depth * 4 + 1000))
-    try:
-        th.start()
-        th.join()
-    finally:
-        sys.setrecursionlimit(old_limit)
-    if "e" in box:
-        exc = box["e"]
+    ok, got = limits.run_deep(lambda: fn(*argv), depth * 4 + 1000)
+    if not ok:
+        exc = got
         if isinstance(exc, LeanError):
             raise exc
         if isinstance(exc, RecursionError):
@@ -383,4 +360,4 @@ def _run_deep(fn: Any, argv: list[Any]) -> Any:
         if isinstance(exc, MemoryError):
             raise LimitExceeded("size", "out of memory") from None
         raise InternalError(f"internal error during evaluation: {type(exc).__name__}: {exc}") from None
-    return box.get("v")
+    return got

@@ -31,7 +31,7 @@ from .config import PipelineConfig
 from .inputs.stage import STAGE as INPUTS_STAGE
 from .inputs.stage import StageReport, select_task_dirs
 from .outputs.stage import STAGE as OUTPUTS_STAGE
-from .rundir import DONE, FAILED, RunDir
+from .rundir import DONE, RunDir, record_failure
 
 __all__ = ["STAGE", "reduce_task", "run_reduce_stage"]
 
@@ -120,10 +120,7 @@ def run_reduce_stage(
     for t in todo:
         if t not in done_in or t not in done_out:
             msg = "output stage not finished for this task (run `veriscale expand outputs` first)"
-            rundir.ledger.fail(STAGE, t, msg)
-            report.failed[t] = msg
-            if progress:
-                progress(t, FAILED)
+            record_failure(rundir, STAGE, t, msg, report.failed, progress)
             continue
         rundir.ledger.start(STAGE, t)
         t1 = time.perf_counter()
@@ -135,11 +132,7 @@ def run_reduce_stage(
                 rundir.config,
             )
         except Exception as exc:  # one bad task must not stop the others
-            msg = f"{type(exc).__name__}: {exc}"
-            rundir.ledger.fail(STAGE, t, msg)
-            report.failed[t] = msg
-            if progress:
-                progress(t, FAILED)
+            record_failure(rundir, STAGE, t, f"{type(exc).__name__}: {exc}", report.failed, progress)
             continue
         c = doc["counts"]
         summary = {k: c[k] for k in ("plus_tests", "lite_tests", "plus_rejects", "lite_rejects", "killed")}

@@ -39,6 +39,7 @@ __all__ = [
     "atomic_write_bytes",
     "atomic_write_json",
     "json_bytes",
+    "record_failure",
     "resolve_run_dir",
 ]
 
@@ -342,10 +343,21 @@ def result_recorder(
                 if progress:
                     progress(key, "done")
                 return
-        msg = error or "worker returned no result"
-        rundir.ledger.fail(stage, key, msg)
-        failed[key] = msg
-        if progress:
-            progress(key, FAILED)
+        record_failure(rundir, stage, key, error or "worker returned no result", failed, progress)
 
     return on_done
+
+
+def record_failure(
+    rundir: RunDir,
+    stage: str,
+    task: str,
+    msg: str,
+    failed: dict[str, str],
+    progress: Callable[[str, str], None] | None = None,
+) -> None:
+    """Mark a task failed in the ledger, in ``failed`` and on the progress display."""
+    rundir.ledger.fail(stage, task, msg)
+    failed[task] = msg
+    if progress:
+        progress(task, FAILED)

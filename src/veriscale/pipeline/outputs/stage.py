@@ -37,7 +37,7 @@ from ..config import PipelineConfig
 from ..executor import Executor
 from ..inputs.stage import STAGE as INPUTS_STAGE
 from ..inputs.stage import StageReport, make_engine, select_task_dirs
-from ..rundir import FAILED, RunDir, result_recorder
+from ..rundir import RunDir, record_failure, result_recorder
 from .adversaries import AttackConfig, Case, attack
 from .model import Adversary
 from .mutants import aux_mutant_adversaries, mutant_adversaries
@@ -298,10 +298,7 @@ def run_outputs_stage(
         path = rundir.result_path(INPUTS_STAGE, t)
         if t not in inputs_done or not path.exists():
             msg = "input stage not finished for this task (run `veriscale expand inputs` first)"
-            rundir.ledger.fail(STAGE, t, msg)
-            report.failed[t] = msg
-            if progress:
-                progress(t, FAILED)
+            record_failure(rundir, STAGE, t, msg, report.failed, progress)
             continue
         rundir.ledger.start(STAGE, t)
         jobs.append((t, OutputsJob(str(by_id[t]), str(path), cfg_json, llm_json)))

@@ -18,8 +18,6 @@ errors of a clause make that clause UNKNOWN.
 from __future__ import annotations
 
 import re
-import sys
-import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -38,8 +36,6 @@ from .evaluate import Compiler, Context, SpecFn
 from .parser import ExprParser, SpecParseError
 
 __all__ = ["Clause", "SpecLoadError", "SpecProgram", "to_spec_value"]
-
-_DEEP_STACK = 512 * 1024 * 1024
 
 
 class SpecLoadError(ValueError):
@@ -315,29 +311,10 @@ def _run_guarded(fn: Any, budget: limits.Budget) -> Verdict:
 
 def _run_deep(fn: Any, budget: limits.Budget) -> Verdict:
     """Re-run an evaluation that overflowed Python's stack in a thread with a big stack."""
-    box: dict[str, Any] = {}
 
-    def target() -> None:
-        try:
-            with limits.using(budget):
-                box["v"] = _to_verdict(fn())
-        except BaseException as exc:
-            box["e"] = exc
+    def target() -> Verdict:
+        with limits.using(budget):
+            return _to_verdict(fn())
 
-    depth = budget.limits.max_depth
-    old_limit = sys.getrecursionlimit()
-    old_stack = threading.stack_size()
-    try:
-        threading.stack_size(_DEEP_STACK)
-        th = threading.Thread(target=target, name="verus-spec-deep", daemon=True)
-    finally:
-        threading.stack_size(old_stack)
-    sys.setrecursionlimit(max(old_limit, depth * 30 + 1000))
-    try:
-        th.start()
-        th.join()
-    finally:
-        sys.setrecursionlimit(old_limit)
-    if "e" in box:
-        return _classify(box["e"])
-    return box["v"]
+    ok, got = limits.run_deep(target, budget.limits.max_depth * 30 + 1000)
+    return got if ok else _classify(got)

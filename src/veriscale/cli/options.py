@@ -1,0 +1,42 @@
+"""Command-line options shared by the pipeline commands (``expand inputs``, ``expand outputs``, ``scale``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+__all__ = [
+    "ConfigOpt",
+    "ExecutorOpt",
+    "JsonOpt",
+    "ModelOpt",
+    "NoCacheOpt",
+    "RayAddressOpt",
+    "RunsDirOpt",
+    "SeedOpt",
+    "TasksOpt",
+    "WorkersOpt",
+]
+
+TasksOpt = Annotated[
+    list[str] | None, typer.Option("--tasks", help="Only these task ids (repeat or comma-separate).")
+]
+SeedOpt = Annotated[int | None, typer.Option("--seed", help="Master seed (default 42).")]
+WorkersOpt = Annotated[int, typer.Option("--workers", min=1, help="Parallel workers.")]
+ExecutorOpt = Annotated[str, typer.Option("--executor", help="local (process pool), serial, or ray.")]
+ModelOpt = Annotated[str | None, typer.Option("--model", help="Model name (overrides the model config).")]
+ConfigOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--config",
+        help="Pipeline config file (.json/.toml); its 'llm' table configures the model.",
+        exists=True,
+        dir_okay=False,
+    ),
+]
+NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Do not use the model response cache.")]
+RunsDirOpt = Annotated[Path, typer.Option("--runs-dir", help="Where named runs live.")]
+RayAddressOpt = Annotated[str | None, typer.Option("--ray-address", help="Connect to this Ray cluster.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print the summary as JSON instead of tables.")]
