@@ -45,6 +45,7 @@ def test_example_writes_plus_and_lite_with_statistics(example_out: Path) -> None
     stats = json.loads((example_out / "stats.json").read_text(encoding="utf-8"))
     names = [d["name"] for d in stats["datasets"]]
     assert names == ["original", "plus", "lite"] and stats["tasks"] == 4 and stats["kill_preserved"] == 4
+    assert stats["coverage_preserved"] == 4
     orig, plus, lite = stats["datasets"]
     assert plus["expected"]["total"] > 5 * orig["expected"]["total"]
     assert orig["expected"]["total"] <= lite["expected"]["total"] <= plus["expected"]["total"]
@@ -71,6 +72,10 @@ def test_lite_keeps_the_original_tests_and_at_most_the_budget_beyond_the_cover(e
         ]:
             killed_plus.update(r["kills"])
         assert {k for r in prov["tests"] for k in r["kills"]} == killed_plus
+        plus_prov = json.loads((example_out / "plus" / t.id / "provenance.json").read_text(encoding="utf-8"))
+        covered_plus = {p for r in plus_prov["tests"] for p in r["covers"]}
+        assert covered_plus and {p for r in prov["tests"] for p in r["covers"]} == covered_plus
+        assert prov["coverage"]["preserved"] is True
 
 
 def test_written_suites_pass_the_ground_truth_check(example_out: Path) -> None:
@@ -101,7 +106,7 @@ def test_real_tasks_kill_preservation_and_clean_check(tmp_path: Path) -> None:
     with RunDir.open(out, PipelineConfig()) as rd:
         rep = run_scale(SHARED / "verina", rd, SerialExecutor(), tasks=REAL_TASKS)
     assert rep.failed == {} and sorted(rep.written) == sorted(REAL_TASKS)
-    assert rep.kill_preserved == len(REAL_TASKS)
+    assert rep.kill_preserved == rep.coverage_preserved == len(REAL_TASKS)
     for suite in ("plus", "lite"):
         res = _invoke("check", str(out / suite), "--json")
         for name, t in res["totals"].items():
@@ -121,3 +126,4 @@ def test_full_offline_run_preserves_every_kill(tmp_path: Path) -> None:
         rep = run_scale(SHARED / "verina", rd, LocalExecutor(workers=2))
     assert rep.failed == {} and len(rep.written) == 189
     assert rep.kill_preserved == rep.reduced == 189
+    assert rep.coverage_preserved == 189

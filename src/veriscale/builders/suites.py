@@ -30,14 +30,17 @@ class BuildReport:
     missing: list[str] = field(default_factory=list)  # tasks without a finished reduction
 
 
-def _test_prov(i: int, t: dict[str, Any]) -> dict[str, Any]:
-    return {
+def _test_prov(i: int, t: dict[str, Any], covers: list[int] | None) -> dict[str, Any]:
+    out = {
         "row": i,
         "case": t["case"],
         "origin": t["provenance"],
         "kills": t["kills"],
         "unexpected": t["details"],
     }
+    if covers is not None:
+        out["covers"] = covers
+    return out
 
 
 def _reject_prov(i: int, r: dict[str, Any]) -> dict[str, Any]:
@@ -76,7 +79,8 @@ def build_suites(
         ]
 
         prov = _header(doc, PLUS, rundir)
-        prov["tests"] = [_test_prov(i, t) for i, t in enumerate(tests)]
+        cov = doc.get("row_coverage") or [None] * len(tests)
+        prov["tests"] = [_test_prov(i, t, cov[i]) for i, t in enumerate(tests)]
         prov["reject_inputs"] = [_reject_prov(i, r) for i, r in enumerate(rejects)]
         write_suite_task(task, root / PLUS, rows, rejects, prov)
 
@@ -85,7 +89,7 @@ def build_suites(
         prov = _header(doc, LITE, rundir)
         prov["tests"] = [
             {
-                **_test_prov(j, tests[c["row"]]),
+                **_test_prov(j, tests[c["row"]], cov[c["row"]]),
                 "plus_row": c["row"],
                 "selected": c["stage"],
                 "newly": c["newly"],
@@ -102,6 +106,7 @@ def build_suites(
             for j, c in enumerate(lite_r)
         ]
         prov["kill_preserved"] = doc["kill_preserved"]
+        prov["coverage"] = doc.get("coverage")
         write_suite_task(
             task, root / LITE, [rows[c["row"]] for c in lite_t], [rejects[c["row"]] for c in lite_r], prov
         )

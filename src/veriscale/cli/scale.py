@@ -130,7 +130,8 @@ def scale_command(
         console.print(render_table(report.stats))
         console.print(
             f"{len(report.written)} tasks written to {out}/plus and {out}/lite; "
-            f"Lite kills every adversary Plus kills in {report.kill_preserved}/{report.reduced} tasks",
+            f"Lite kills every adversary Plus kills in {report.kill_preserved}/{report.reduced} tasks "
+            f"and executes every ground-truth branch Plus executes in {report.coverage_preserved}/{report.reduced}",
             highlight=False,
         )
         for task, err in sorted(report.failed.items()):

@@ -126,6 +126,8 @@ class ReduceSettings(_Strict):
     rejects_budget: int = Field(default=50, ge=0)
     per_bucket: int = Field(default=1, ge=0)
     keep_original: bool = True  # the benchmark's own tests stay in Lite (as the released VerinaLite does)
+    # Lite also executes every ground-truth branch Plus executes (branches join the set cover)
+    keep_coverage: bool = True
 
 
 class PipelineConfig(_Strict):

@@ -9,10 +9,13 @@ writes ``<run>/reduce/<task>.json``::
               "reject_inputs": [{"id", "input", "provenance"}]},
      "lite": {"tests": [{"row", "stage", "newly"}], "reject_inputs": [{"row", "stage", "buckets"}]},
      "dropped": {reason: n},
-     "counts": {...}, "kill_preserved": true}
+     "counts": {...}, "kill_preserved": true,
+     "coverage": {"plus": probes hit, "lite": probes hit, "preserved": bool} | null,
+     "row_coverage": [[probe index] per Plus test row] | null}
 
-The Lite test rows must kill every adversary the Plus rows kill; the stage
-checks it and records the result (a failure would be a bug, and is reported).
+The Lite test rows must kill every adversary the Plus rows kill, and (with
+``reduce.keep_coverage``) execute every ground-truth branch the Plus rows
+execute; the stage checks both and records the result.
 The stage is cheap, so it runs in the calling process.
 """
 
@@ -43,16 +46,22 @@ def reduce_task(
 ) -> dict[str, Any]:
     s = config.reduce
     rows = suite_rows(task, inputs_doc, outputs_doc)
-    bits = [kill_bits(t.kills) for t in rows.tests]
+    kills = [kill_bits(t.kills) for t in rows.tests]
+    hits = _row_coverage(task, rows.tests, config) if s.keep_coverage else None
+    # branches executed join the adversaries as elements to cover (shifted past the adversary bits)
+    shift = len(rows.adversaries)
+    bits = [k | (kill_bits(h) << shift) for k, h in zip(kills, hits, strict=True)] if hits else kills
     keep = [
         i for i, t in enumerate(rows.tests) if s.keep_original and t.provenance.get("origin") == "original"
     ]
     chosen = select_cases(bits, s.tests_budget, keep=keep, weights=[len(t.unexpected) for t in rows.tests])
-    full = lite = 0
-    for b in bits:
-        full |= b
-    for c in chosen:
-        lite |= bits[c.index]
+    full = _union(kills, range(len(kills)))
+    lite = _union(kills, (c.index for c in chosen))
+    coverage: dict[str, Any] | None = None
+    if hits is not None:
+        plus_hit = frozenset().union(*hits)
+        lite_hit = frozenset().union(*(hits[c.index] for c in chosen))
+        coverage = {"plus": len(plus_hit), "lite": len(lite_hit), "preserved": plus_hit == lite_hit}
 
     params = [(p.name, p.type) for p in task.signature.params]
     picked = reduce_reject_inputs(
@@ -91,7 +100,42 @@ def reduce_task(
         "dropped": dict(sorted(rows.dropped.items())),
         "counts": counts,
         "kill_preserved": full == lite,
+        "coverage": coverage,
+        "row_coverage": [sorted(h) for h in hits] if hits is not None else None,
     }
+
+
+def _union(bits: list[int], idx: Any) -> int:
+    out = 0
+    for i in idx:
+        out |= bits[i]
+    return out
+
+
+def _row_coverage(task: Task, tests: list[Any], config: PipelineConfig) -> list[frozenset[int]] | None:
+    """Per row, the ground-truth implementation's branch probes it executes (None: not measurable).
+
+    Coverage is a native-evaluator feature; it is measured with the native engine
+    whatever engine the run uses.
+    """
+    from ..engines.native import NativeEngine
+    from ..lean.errors import LeanError
+    from ..lean.limits import Limits
+
+    limits = Limits(fuel=config.engine.fuel, seconds=config.engine.seconds)
+    te = NativeEngine(limits=limits, coverage=True).for_task(task)
+    out: list[frozenset[int]] = []
+    try:
+        for t in tests:
+            te.reset_coverage()
+            te.run(task.decode_input(t.input, file="plus"))
+            rep = te.coverage()
+            if rep is None:
+                return None
+            out.append(frozenset(rep.hits))
+    except LeanError:
+        return None
+    return out
 
 
 def _count(items: Any) -> dict[str, int]:
@@ -137,6 +181,7 @@ def run_reduce_stage(
         c = doc["counts"]
         summary = {k: c[k] for k in ("plus_tests", "lite_tests", "plus_rejects", "lite_rejects", "killed")}
         summary["kill_preserved"] = doc["kill_preserved"]
+        summary["coverage_preserved"] = (doc["coverage"] or {}).get("preserved")
         rundir.write_result(STAGE, t, doc, time.perf_counter() - t1, summary)
         report.computed.append(t)
         if progress:

@@ -34,6 +34,7 @@ class ScaleReport:
     written: list[str] = field(default_factory=list)
     stats: list[DatasetStats] = field(default_factory=list)
     kill_preserved: int = 0  # tasks whose Lite kills every adversary Plus kills
+    coverage_preserved: int = 0  # tasks whose Lite executes every ground-truth branch Plus executes
     reduced: int = 0
 
     @property
@@ -98,6 +99,7 @@ def run_scale(
         if s is not None and s.summary is not None:
             rep.reduced += 1
             rep.kill_preserved += bool(s.summary.get("kill_preserved"))
+            rep.coverage_preserved += bool(s.summary.get("coverage_preserved"))
     only = set(built.written)
     rep.stats = [
         dataset_stats(Path(benchmark), "original", only=only),
@@ -109,6 +111,7 @@ def run_scale(
         "datasets": [s.to_json(base if i else None) for i, s in enumerate(rep.stats)],
         "tasks": len(built.written),
         "kill_preserved": rep.kill_preserved,
+        "coverage_preserved": rep.coverage_preserved,
         "failed": rep.failed,
     }
     atomic_write_json(rundir.root / "stats.json", summary)
