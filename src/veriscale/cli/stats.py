@@ -15,11 +15,11 @@ from ..benchmarks.verina import DatasetError
 from .app import app
 
 
-def _console() -> Console:
+def _console(width: int = 120) -> Console:
     # Non-terminal output (pipes, CI, tests) would otherwise be folded at 80 columns.
     c = Console()
-    if not c.is_terminal or c.width < 120:
-        c = Console(width=max(c.width, 120))
+    if not c.is_terminal or c.width < width:
+        c = Console(width=max(c.width, width))
     return c
 
 
@@ -92,7 +92,7 @@ def _adequacy(dirs: list[Path], as_json: bool, jobs: int, tasks: list[str] | Non
         from ..pipeline.outputs.stage import all_adversaries
 
         pool = all_adversaries
-    console = _console()
+    console = _console(width=170)  # twelve columns
     done_note = [0]
 
     def progress(done: int, total: int) -> None:
