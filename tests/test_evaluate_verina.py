@@ -292,3 +292,26 @@ def test_plausible_and_compile_verdicts_are_scored_as_verina_does() -> None:
     strict = SpecOptions(batched=True, plausible_as_pass=False, pass_imports=True)
     m = evaluate_spec(engine, task, rows, gt, strict)
     assert m["precond_sound"].score is Score.UNKNOWN and not m["precond_sound"].upper
+
+
+def test_rows_the_suites_own_reference_contradicts_are_left_out() -> None:
+    """VerinaLite verina_basic_16 row 8: its output was computed with ' ' replaced by 'a' upstream."""
+    d = DATA / "verinalite" / "verina_basic_16"
+    if not d.is_dir():
+        pytest.skip(f"shared data folder {d} is absent")
+    from veriscale.evaluate.cases import exclude_contradicted
+
+    task = read_task(d)
+    gen = ground_truth_generation(task, kinds=["code"])
+    engine = make_engine("native")
+
+    trusted = evaluate_code(engine, task, decode_rows(task), gen, CodeOptions())
+    assert trusted["code"].score is Score.FAIL and "test 8" in trusted["code"].where
+
+    rows = decode_rows(task)
+    assert exclude_contradicted(task, rows) == [8]
+    assert "reference implementation returns" in rows.tests[8].expected_error
+    validated = evaluate_code(engine, task, rows, gen, CodeOptions())
+    # excluded: the undecodable rows (Chars that are not one character) and the contradicted one
+    assert validated["code"].score is Score.PASS
+    assert validated["code"].n_excluded == trusted["code"].n_excluded + 1

@@ -67,6 +67,14 @@ def evaluate_cmd(
         float,
         typer.Option(help="SpecGen, native engine: seconds of checks per metric before giving up (0: none)."),
     ] = 60.0,
+    trust_suite: Annotated[
+        bool,
+        typer.Option(
+            "--trust-suite",
+            help="Score every row as stored (default: rows the suite's own reference implementation "
+            "contradicts are suite defects, left out and counted as excluded).",
+        ),
+    ] = False,
     chart: Annotated[bool, typer.Option("--chart/--no-chart", help="Write chart.png.")] = True,
 ) -> None:
     """Score generations on suites: results.jsonl, summary.json, chart.png, and a table.
@@ -135,6 +143,7 @@ def evaluate_cmd(
         fail_fast=not all_tests,
         max_timeouts=max_timeouts or None,
         metric_budget=metric_budget or None,
+        trust_suite=trust_suite,
     )
     with Progress(
         TextColumn("{task.description}"),

@@ -16,7 +16,15 @@ from ..values.codec import DecodeError
 from .aggregate import MetricResult, Score, TestResult, aggregate
 from .errors import ErrorCategory
 
-__all__ = ["RejectRow", "SuiteRows", "TestRow", "bad_data", "decode_rows", "run_tests"]
+__all__ = [
+    "RejectRow",
+    "SuiteRows",
+    "TestRow",
+    "bad_data",
+    "decode_rows",
+    "exclude_contradicted",
+    "run_tests",
+]
 
 
 @dataclass
@@ -81,6 +89,43 @@ def decode_rows(task: Any) -> SuiteRows:
         rejects.append(rr)
     has_unexpected = any(tc.unexpected is not None for tc in task.tests)
     return SuiteRows(task.id, tests, rejects, has_unexpected)
+
+
+def exclude_contradicted(task: Any, rows: SuiteRows, seconds: float = 5.0) -> list[int]:
+    """Mark rows whose expected output the suite's own ground truth contradicts; return their indices.
+
+    A row whose stored output differs from what the task's reference
+    implementation returns on its input (e.g. VerinaPlus rows of
+    verina_basic_16, computed for a different input than the one stored) is a
+    defect of the suite: it would fail every correct candidate. It is left out
+    like an undecodable row. Only a definite different value counts; a
+    reference run that errs or times out proves nothing and keeps the row.
+    Measured with the native engine (the reference runs once per row).
+    """
+    from ..engines.native import NativeEngine
+    from ..lean.limits import Limits
+    from ..values.codec import encode_lean
+    from .compare import outputs_match
+
+    ret = task.signature.return_type
+    te = NativeEngine(limits=Limits(seconds=seconds)).for_task(task)
+    bad: list[int] = []
+    for tr in rows.tests:
+        if tr.inputs is None or tr.expected_error:
+            continue
+        out = te.run(tr.inputs)
+        if not out.ok or outputs_match(ret, out.value, tr.expected):
+            continue
+        try:
+            got = encode_lean(ret, out.value, structs=task.structs)
+        except Exception:  # only for the message
+            got = repr(out.value)
+        tr.expected_error = (
+            f"suite defect: the task's own reference implementation returns {got} on this input, "
+            "not the stored expected output (row left out)"
+        )
+        bad.append(tr.row)
+    return bad
 
 
 # ------------------------------------------------------------------ running one metric's tests

@@ -75,6 +75,9 @@ class EvalOptions:
     # SpecGen, native: seconds of checks per metric before giving up. 60 s lets the ground truth finish
     # on a veriscale Plus suite (exponential postconditions over ~900 unexpected outputs of one task).
     metric_budget: float | None = 60.0
+    # False: rows whose expected output the suite's own reference implementation contradicts are
+    # suite defects, left out (counted in n_excluded); True: score against every row as stored.
+    trust_suite: bool = False
     lean_project: str | None = None
 
     def check_seconds(self, kind: str) -> float:
@@ -160,12 +163,15 @@ def _engine(name: str, opts: dict[str, Any]) -> Any:
 
 
 @lru_cache(maxsize=4)
-def _load(task_dir: str) -> tuple[Any, Any]:
+def _load(task_dir: str, validate: bool = True) -> tuple[Any, Any]:
     from ..benchmarks.verina import read_task
-    from .cases import decode_rows
+    from .cases import decode_rows, exclude_contradicted
 
     task = read_task(task_dir)
-    return task, decode_rows(task)
+    rows = decode_rows(task)
+    if validate:  # (a reference the engine cannot run gives no verdict: every row stays)
+        exclude_contradicted(task, rows)
+    return task, rows
 
 
 @dataclass(frozen=True)
@@ -181,6 +187,7 @@ class Job:
     timeout: float | None  # per check (native) or per Lean file
     max_timeouts: int | None = 2
     metric_budget: float | None = None
+    validate: bool = True  # leave out rows the suite's own reference implementation contradicts
 
 
 def _internal_error(job: Job, reason: str) -> list[dict[str, Any]]:
@@ -220,7 +227,7 @@ def run_job(job: Job) -> list[dict[str, Any]]:
     from .specgen import SpecOptions, evaluate_spec
 
     try:
-        task, rows = _load(job.task_dir)
+        task, rows = _load(job.task_dir, job.validate)
         engine = _engine(job.engine, job.engine_opts)
     except Exception as exc:  # an unreadable task or unavailable engine: report, don't crash the run
         return _internal_error(job, f"{type(exc).__name__}: {exc}")
@@ -480,6 +487,7 @@ def evaluate_generations(
                                 else options.timeout,
                                 options.max_timeouts,
                                 options.metric_budget,
+                                not options.trust_suite,
                             )
                         )
                 if not jobs:
