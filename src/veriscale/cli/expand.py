@@ -23,6 +23,7 @@ from .options import (
     SeedOpt,
     TasksOpt,
     WorkersOpt,
+    stage_progress,
 )
 
 if TYPE_CHECKING:
@@ -132,20 +133,7 @@ def inputs_command(
     except PipelineConfigError as exc:
         raise _fail(str(exc)) from None
 
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    with (
-        rundir,
-        Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=console,
-            transient=False,
-            disable=not console.is_terminal,
-        ) as bar,
-    ):
+    with rundir, stage_progress(console) as bar:
         bar_id = bar.add_task("expand inputs", total=len(dirs))
 
         def on_start(todo: int, finished: int) -> None:

@@ -1,4 +1,4 @@
-"""Command-line options shared by the pipeline commands (``expand inputs``, ``expand outputs``, ``scale``)."""
+"""Command-line options and the progress display shared by the pipeline commands (``expand``, ``scale``)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 __all__ = [
     "ConfigOpt",
@@ -18,6 +20,7 @@ __all__ = [
     "SeedOpt",
     "TasksOpt",
     "WorkersOpt",
+    "stage_progress",
 ]
 
 TasksOpt = Annotated[
@@ -40,3 +43,16 @@ NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Do not use the mod
 RunsDirOpt = Annotated[Path, typer.Option("--runs-dir", help="Where named runs live.")]
 RayAddressOpt = Annotated[str | None, typer.Option("--ray-address", help="Connect to this Ray cluster.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the summary as JSON instead of tables.")]
+
+
+def stage_progress(console: Console) -> Progress:
+    """Progress bars per stage (shown on a terminal only)."""
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=False,
+        disable=not console.is_terminal,
+    )

@@ -22,6 +22,7 @@ from .options import (
     SeedOpt,
     TasksOpt,
     WorkersOpt,
+    stage_progress,
 )
 
 
@@ -84,19 +85,7 @@ def scale_command(
         raise _fail(str(exc)) from None
 
     console = _console() if not as_json else Console(stderr=True)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    with (
-        rundir,
-        Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=console,
-            disable=not console.is_terminal,
-        ) as bar,
-    ):
+    with rundir, stage_progress(console) as bar:
         bars: dict[str, int] = {}
 
         def on_stage(stage: str, todo: int, done: int) -> None:
