@@ -58,3 +58,36 @@ def test_model_specs_and_red_team_feed_the_attack(fake: FakeOpenAI) -> None:
     values = task.decode_input(row["input"], file="test")
     for u in row["unexpected"]:
         assert gt.postcondition(values, task.decode_output(u["output"], file="test")).is_false
+
+
+def test_scale_with_a_model_runs_specs_and_red_team_in_the_workers(fake: FakeOpenAI, tmp_path: Path) -> None:
+    """The model config travels to the worker processes; the models asked are recorded in the run config."""
+    from veriscale.llm.config import LLMConfig, StageConfig
+    from veriscale.pipeline.executor import LocalExecutor
+    from veriscale.pipeline.outputs.stage import with_models
+    from veriscale.pipeline.rundir import RunDir
+    from veriscale.pipeline.scale import run_scale
+
+    llm = LLMConfig(
+        model="red-model",
+        base_url=fake.url,
+        cache="off",
+        max_retries=0,
+        timeout=5.0,
+        reask_malformed=0,
+        stages={"spec_gen": StageConfig(models=["spec-good", "spec-strong"])},
+    )
+    cfg = with_models(PipelineConfig(), llm, True)
+    assert (
+        cfg.outputs.spec_models == ("spec-good", "spec-strong") and cfg.outputs.red_team_model == "red-model"
+    )
+    with RunDir.open(tmp_path / "run", cfg) as rd:
+        rep = run_scale(DATA, rd, LocalExecutor(workers=1), tasks=["verina_basic_29"], llm_config=llm)
+        doc = rd.read_result("outputs", "verina_basic_29")
+    assert rep.failed == {} and rep.kill_preserved == 1
+    assert [s["origin"] for s in doc["specs"][:2]] == ["model:spec-good", "model:spec-strong"]
+    assert doc["llm"]["adversaries"]["counts"]["kept"] >= 1
+    saved = (tmp_path / "run" / "config.json").read_text(encoding="utf-8")
+    assert '"spec-good"' in saved and '"red_team_model": "red-model"' in saved
+    prov = (tmp_path / "run" / "plus" / "verina_basic_29" / "provenance.json").read_text(encoding="utf-8")
+    assert "model:spec-good" in prov
