@@ -14,6 +14,7 @@ from rich.console import Console
 from .app import app
 from .options import (
     ConfigOpt,
+    EngineOpt,
     ExecutorOpt,
     JsonOpt,
     ModelOpt,
@@ -23,6 +24,7 @@ from .options import (
     SeedOpt,
     TasksOpt,
     WorkersOpt,
+    lean_unavailable,
     stage_progress,
 )
 
@@ -86,10 +88,7 @@ def inputs_command(
     model: ModelOpt = None,
     config: ConfigOpt = None,
     no_cache: NoCacheOpt = False,
-    engine: Annotated[
-        str | None,
-        typer.Option("--engine", help="native (default) or lean (a Lean project: VERISCALE_LEAN_PROJECT)."),
-    ] = None,
+    engine: EngineOpt = None,
     runs_dir: RunsDirOpt = Path("runs"),
     ray_address: RayAddressOpt = None,
     as_json: JsonOpt = False,
@@ -110,12 +109,8 @@ def inputs_command(
         cfg = load_pipeline_config(config, {"seed": seed, "engine.name": engine})
     except (ConfigError, PipelineConfigError) as exc:
         raise _fail(str(exc)) from None
-    if cfg.engine.name == "lean":
-        from ..engines.lean_toolchain.project import lean_status
-
-        project, why = lean_status()
-        if project is None:
-            raise _fail(f"Lean toolchain unavailable: {why}")
+    if (why := lean_unavailable(cfg.engine.name)) is not None:
+        raise _fail(why)
     # The seed model is recorded in the run's config: resuming with another model is refused.
     cfg = cfg.model_copy(update={"model": llm_cfg.model_for("seed_inputs") if use_model else None})
     try:

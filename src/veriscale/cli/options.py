@@ -11,6 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 __all__ = [
     "ConfigOpt",
+    "EngineOpt",
     "ExecutorOpt",
     "JsonOpt",
     "ModelOpt",
@@ -42,6 +43,10 @@ ConfigOpt = Annotated[
 NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Do not use the model response cache.")]
 RunsDirOpt = Annotated[Path, typer.Option("--runs-dir", help="Where named runs live.")]
 RayAddressOpt = Annotated[str | None, typer.Option("--ray-address", help="Connect to this Ray cluster.")]
+EngineOpt = Annotated[
+    str | None,
+    typer.Option("--engine", help="native (default) or lean (a Lean project: VERISCALE_LEAN_PROJECT)."),
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the summary as JSON instead of tables.")]
 
 
@@ -56,3 +61,13 @@ def stage_progress(console: Console) -> Progress:
         transient=False,
         disable=not console.is_terminal,
     )
+
+
+def lean_unavailable(engine_name: str) -> str | None:
+    """Why the configured engine cannot run here (None: it can)."""
+    if engine_name != "lean":
+        return None
+    from ..engines.lean_toolchain.project import lean_status
+
+    project, why = lean_status()
+    return None if project is not None else f"Lean toolchain unavailable: {why}"

@@ -14,6 +14,7 @@ from .app import app
 from .expand import _fail, _llm_config, _split_ids
 from .options import (
     ConfigOpt,
+    EngineOpt,
     ExecutorOpt,
     JsonOpt,
     ModelOpt,
@@ -22,6 +23,7 @@ from .options import (
     SeedOpt,
     TasksOpt,
     WorkersOpt,
+    lean_unavailable,
     stage_progress,
 )
 
@@ -46,6 +48,7 @@ def scale_command(
     model: ModelOpt = None,
     config: ConfigOpt = None,
     no_cache: NoCacheOpt = False,
+    engine: EngineOpt = None,
     ray_address: RayAddressOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -70,9 +73,11 @@ def scale_command(
     try:
         llm_cfg = _llm_config(config, model, no_cache)
         use_model = model_available(llm_cfg, ["seed_inputs", "spec_gen", "adversarial_impl"])
-        cfg = load_pipeline_config(config, {"seed": seed})
+        cfg = load_pipeline_config(config, {"seed": seed, "engine.name": engine})
     except (ConfigError, PipelineConfigError) as exc:
         raise _fail(str(exc)) from None
+    if (why := lean_unavailable(cfg.engine.name)) is not None:
+        raise _fail(why)
     # The models are recorded in the run's config: resuming with other models is refused.
     cfg = cfg.model_copy(update={"model": llm_cfg.model_for("seed_inputs") if use_model else None})
     cfg = with_models(cfg, llm_cfg, use_model)
