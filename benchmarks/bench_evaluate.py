@@ -2,8 +2,9 @@
 
 Two measurements::
 
-    # wall-clock SpecGen (and optionally CodeGen) of the 189 ground-truth sections on a suite
-    python benchmarks/bench_evaluate.py speed ../shared/data/verinaplus --workers 2 [--kinds spec,code]
+    # the 189 ground-truth sections as generations: scores (all should pass; any that does not is
+    # listed) and wall-clock SpecGen (and optionally CodeGen) per suite
+    python benchmarks/bench_evaluate.py speed ../shared/data/verinaplus [more suites] --workers 2 [--kinds spec,code]
 
     # a corpus of flawed specifications, scored on several suites (Verina first): print the table
     python benchmarks/bench_evaluate.py flawed ../shared/data/verina ../shared/data/verinaplus
@@ -108,23 +109,28 @@ def _suites(paths: list[str]) -> list[SuiteSpec]:
 
 
 def cmd_speed(args: argparse.Namespace) -> None:
-    suite = Path(args.suite)
-    verina = Path(args.verina) if args.verina else suite
+    suites = [Path(x) for x in args.suites]
+    verina = Path(args.verina) if args.verina else suites[0]
     kinds = args.kinds.split(",")
     gens = [ground_truth_generation(t, kinds=kinds) for t in read_dataset(verina)]
     opts = EvalOptions(workers=args.workers, timeout=args.timeout)
     start = time.perf_counter()
-    run = evaluate_generations(gens, _suites([str(suite)]), opts)
+    run = evaluate_generations(gens, _suites([str(x) for x in suites]), opts)
     total = time.perf_counter() - start
     summary = summarize(run)
-    console = Console()
+    console = Console(width=160)
     for t in comparison_tables(summary):
         console.print(t)
+    # every metric the ground truth does not pass, with why (it should pass everywhere)
+    for r in run.results:
+        for name, m in r.metrics.items():
+            if m.evaluated and m.n_tests and not m.lower:
+                print(f"  not passed: {r.suite} {r.task_id} {name}: {m.score.name} {m.reason[:120]}")
     result = {
-        "suite": str(suite),
+        "suites": [str(x) for x in suites],
         "samples": len(gens),
         "workers": args.workers,
-        "wall_seconds_by_kind": summary["suites"][0]["wall_seconds"],
+        "wall_seconds_by_kind": {s["name"]: s["wall_seconds"] for s in summary["suites"]},
         "wall_seconds_total_with_startup": round(total, 2),
     }
     print(json.dumps(result, indent=1))
@@ -157,8 +163,8 @@ def cmd_flawed(args: argparse.Namespace) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
-    sp = sub.add_parser("speed", help="time the ground truth's SpecGen on a suite")
-    sp.add_argument("suite")
+    sp = sub.add_parser("speed", help="score (and time) the ground truth as generations on suites")
+    sp.add_argument("suites", nargs="+")
     sp.add_argument("--verina", help="where the ground-truth sections come from (default: the suite)")
     sp.add_argument("--kinds", default="spec")
     sp.add_argument("--workers", type=int, default=2)

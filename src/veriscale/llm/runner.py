@@ -9,10 +9,11 @@ trouble: failures and malformed answers come back as ``Response`` records.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +28,7 @@ from .records import ChatRequest, Message, Response
 from .templates import get_template
 from .usage import UsageTracker
 
-__all__ = ["Extractor", "ModelRunner", "Prompt"]
+__all__ = ["Extractor", "ModelRunner", "Prompt", "runner_from_json"]
 
 log = logging.getLogger("veriscale.llm")
 
@@ -94,7 +95,9 @@ class ModelRunner:
 
     def _executor(self) -> ThreadPoolExecutor:
         if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=self.config.concurrency, thread_name_prefix="veriscale-llm")
+            self._pool = ThreadPoolExecutor(
+                max_workers=self.config.concurrency, thread_name_prefix="veriscale-llm"
+            )
         return self._pool
 
     # -- prompts ---------------------------------------------------------------------------
@@ -110,13 +113,28 @@ class ModelRunner:
         st = self.config.stage(stage)
         seed = None if self.config.seed is None else self.config.seed + sample + 7919 * attempt
         return ChatRequest(
-            stage=stage, model=model, messages=prompt.messages, temperature=st.temperature, top_p=st.top_p,
-            max_tokens=st.max_tokens, seed=seed, extra_body=tuple(sorted(st.extra_body.items())),
-            sample=sample, attempt=attempt, template=prompt.template,
+            stage=stage,
+            model=model,
+            messages=prompt.messages,
+            temperature=st.temperature,
+            top_p=st.top_p,
+            max_tokens=st.max_tokens,
+            seed=seed,
+            extra_body=tuple(sorted(st.extra_body.items())),
+            sample=sample,
+            attempt=attempt,
+            template=prompt.template,
         )
 
-    def _one(self, client: ChatClient, stage: str, model: str, prompt: Prompt, sample: int,
-             extract: Extractor | None) -> Response:
+    def _one(
+        self,
+        client: ChatClient,
+        stage: str,
+        model: str,
+        prompt: Prompt,
+        sample: int,
+        extract: Extractor | None,
+    ) -> Response:
         malformed = 0
         resp: Response | None = None
         for attempt in range(self.config.reask_malformed + 1):
@@ -137,7 +155,9 @@ class ModelRunner:
             if resp.finish_reason == "length":
                 reason += " (the answer was cut off at max_tokens)"
             resp.malformed, resp.notes = reason, list(ex.notes)
-            log.info("%s/%s sample %d attempt %d: malformed output: %s", stage, model, sample, attempt, reason)
+            log.info(
+                "%s/%s sample %d attempt %d: malformed output: %s", stage, model, sample, attempt, reason
+            )
         assert resp is not None
         resp.malformed_count = malformed
         return resp
@@ -195,3 +215,13 @@ class ModelRunner:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+@contextlib.contextmanager
+def runner_from_json(config: Mapping[str, Any] | None) -> Iterator[ModelRunner | None]:
+    """A runner for a model config shipped to a worker as JSON (None: offline, yields None)."""
+    if config is None:
+        yield None
+        return
+    with ModelRunner(LLMConfig(**config)) as runner:
+        yield runner

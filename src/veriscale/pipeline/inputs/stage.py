@@ -173,6 +173,8 @@ class InputsJob:
 
 @dataclass(slots=True)
 class TaskOutput:
+    """What a stage's worker returns for one task (the parent writes ``document``)."""
+
     task_id: str
     document: dict[str, Any]
     seconds: float
@@ -183,15 +185,10 @@ def run_inputs_job(job: InputsJob) -> TaskOutput:
     t0 = time.perf_counter()
     config = PipelineConfig.from_json(job.config)
     task = read_task(Path(job.task_dir))
-    engine = make_engine(config)
-    if job.llm_config is not None:
-        from ...llm.config import LLMConfig
-        from ...llm.runner import ModelRunner
+    from ...llm.runner import runner_from_json
 
-        with ModelRunner(LLMConfig(**job.llm_config)) as runner:
-            doc = expand_task(task, config, engine, runner)
-    else:
-        doc = expand_task(task, config, engine)
+    with runner_from_json(job.llm_config) as runner:
+        doc = expand_task(task, config, make_engine(config), runner)
     return TaskOutput(task.id, doc, time.perf_counter() - t0)
 
 

@@ -36,7 +36,7 @@ from ...values import codec
 from ..config import PipelineConfig
 from ..executor import Executor
 from ..inputs.stage import STAGE as INPUTS_STAGE
-from ..inputs.stage import StageReport, make_engine, select_task_dirs
+from ..inputs.stage import StageReport, TaskOutput, make_engine, select_task_dirs
 from ..rundir import RunDir, record_failure, result_recorder
 from .adversaries import AttackConfig, Case, attack
 from .model import Adversary
@@ -205,14 +205,7 @@ class OutputsJob:
     llm_config: dict[str, Any] | None = None  # None: offline (no model specs or red team)
 
 
-@dataclass(slots=True)
-class OutputsResult:
-    task_id: str
-    document: dict[str, Any]
-    seconds: float
-
-
-def run_outputs_job(job: OutputsJob) -> OutputsResult:
+def run_outputs_job(job: OutputsJob) -> TaskOutput:
     """Worker entry point: one task, nothing written (the parent writes)."""
     import json
 
@@ -220,16 +213,11 @@ def run_outputs_job(job: OutputsJob) -> OutputsResult:
     config = PipelineConfig.from_json(job.config)
     task = read_task(Path(job.task_dir))
     inputs_doc = json.loads(Path(job.inputs_path).read_text(encoding="utf-8"))
-    engine = make_engine(config)
-    if job.llm_config is not None:
-        from ...llm.config import LLMConfig
-        from ...llm.runner import ModelRunner
+    from ...llm.runner import runner_from_json
 
-        with ModelRunner(LLMConfig(**job.llm_config)) as runner:
-            doc = expand_task_outputs(task, inputs_doc, config, engine, runner=runner)
-    else:
-        doc = expand_task_outputs(task, inputs_doc, config, engine)
-    return OutputsResult(task.id, doc, time.perf_counter() - t0)
+    with runner_from_json(job.llm_config) as runner:
+        doc = expand_task_outputs(task, inputs_doc, config, make_engine(config), runner=runner)
+    return TaskOutput(task.id, doc, time.perf_counter() - t0)
 
 
 def with_models(config: PipelineConfig, llm_config: LLMConfig | None, use_model: bool) -> PipelineConfig:
@@ -305,9 +293,7 @@ def run_outputs_stage(
     # Biggest tasks first, so one long task does not run alone at the end (results do not depend on order).
     jobs.sort(key=lambda j: -_expected_count(Path(j[1].inputs_path)))
 
-    on_done = result_recorder(
-        rundir, STAGE, OutputsResult, _summary, report.computed, report.failed, progress
-    )
+    on_done = result_recorder(rundir, STAGE, TaskOutput, _summary, report.computed, report.failed, progress)
     executor.run(run_outputs_job, jobs, on_done)
     report.seconds = time.perf_counter() - t0
     return report
