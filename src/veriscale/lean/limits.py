@@ -30,7 +30,10 @@ class Limits:
 
 
 class Budget:
-    __slots__ = ("_clock_every", "_next_clock", "deadline", "depth", "fuel", "limits")
+    """One evaluation's resources. ``memo`` holds that evaluation's caches of builtins (indexes
+    of immutable values, keyed by identity); they live and die with the budget."""
+
+    __slots__ = ("_clock_every", "_next_clock", "deadline", "depth", "fuel", "limits", "memo")
 
     def __init__(self, limits: Limits | None = None) -> None:
         self.limits = limits or Limits()
@@ -39,6 +42,12 @@ class Budget:
         self.depth = 0
         self._clock_every = 4096
         self._next_clock = self.fuel - self._clock_every
+        self.memo: dict[Any, Any] = {}
+
+    @property
+    def spent(self) -> int:
+        """Fuel charged so far."""
+        return self.limits.fuel - self.fuel
 
     def charge(self, n: int = 1) -> None:
         self.fuel -= n

@@ -14,7 +14,8 @@ from ...values.runtime import Fn, Some
 from ..errors import EvalError
 from . import ops
 from .optional import const, define
-from .support import bcontains, bcount, bindex, fn1, fn2, guard_size, hashable_scalars
+from .registry import self_charging
+from .support import bcontains, bcontains_indexed, bcount, bindex, fn1, fn2, guard_size, hashable_scalars
 
 _LE = Fn(2, ops.rel_le, "LE.le")
 
@@ -534,13 +535,15 @@ def min_opt(xs: tuple) -> Any:
 
 
 @define("List.contains", "List α → α → Bool", "as a")
+@self_charging
 def contains(xs: tuple, a: Any) -> bool:
-    return bcontains(xs, a)
+    return bcontains_indexed(xs, a)
 
 
 @define("List.elem", "α → List α → Bool", "a l")
+@self_charging
 def elem(a: Any, xs: tuple) -> bool:
-    return bcontains(xs, a)
+    return bcontains_indexed(xs, a)
 
 
 @define("List.count", "α → List α → Nat", "a l")

@@ -26,7 +26,7 @@ from typing import Any
 from ...values.types import TVar, Type, parse_type
 from .. import limits
 
-__all__ = ["BUILTINS", "Builtin", "builtin", "lookup"]
+__all__ = ["BUILTINS", "Builtin", "builtin", "lookup", "self_charging"]
 
 _TYPE_VARS = frozenset("αβγδεσ")
 
@@ -79,9 +79,18 @@ def builtin(
     return deco
 
 
+def self_charging(impl: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark a builtin that charges fuel for its own work (its cost is not the size of its
+    arguments, e.g. a search answered from an index)."""
+    impl.self_charging = True  # type: ignore[attr-defined]
+    return impl
+
+
 def _charging(impl: Callable[..., Any]) -> Callable[..., Any]:
     """Charge fuel in proportion to the sequences a builtin is given, so a scan over a huge
     list counts against the budget like the equivalent Lean loop would (timeouts stay honest)."""
+    if getattr(impl, "self_charging", False):
+        return impl
     charge = limits.charge
 
     def run(*args: Any) -> Any:

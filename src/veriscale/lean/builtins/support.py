@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ...values.runtime import Fn, call
+from ...values.runtime import Fn, Some, Struct, call
 from .. import limits
 from .ops import beq
 
 __all__ = [
     "SIZE_CHECK_FROM",
     "bcontains",
+    "bcontains_indexed",
     "bcount",
     "bindex",
     "fn1",
@@ -70,9 +71,65 @@ def hashable_scalars(xs: Any) -> bool:
 
 def bcontains(xs: Any, a: Any) -> bool:
     """``xs.contains a`` with Lean's ``==`` (IEEE on floats, also nested)."""
-    if type(a) in _SCALAR:
+    if type(a) in _SCALAR or (type(xs) is tuple and _plain(a)):
         return a in xs
     return any(beq(a, x) for x in xs)
+
+
+def _plain(a: Any) -> bool:
+    """No Float anywhere inside ``a``: Python ``==`` against a value of its type is then Lean's BEq."""
+    t = type(a)
+    if t is int or t is str or t is bool or a is None:
+        return True
+    if t is tuple:
+        return all(_plain(x) for x in a)
+    if t is Some:
+        return _plain(a.val)
+    if t is Struct:
+        return all(_plain(v) for _, v in a.fields)
+    return False
+
+
+# A list searched this often within one evaluation is indexed (a set of its elements). Specs
+# such as ``subseqsA.filter (fun l => subseqsB.contains l)`` search one huge list per element of
+# another; the index turns that product into a sum.
+_INDEX_FROM_LEN = 64
+_INDEX_AFTER = 2
+_INDEX_KEEP = 8
+
+
+def _index(xs: tuple) -> frozenset[Any] | None:
+    """The set of ``xs``'s elements once ``xs`` has been searched often enough, else None."""
+    budget = limits.current()
+    memo = budget.memo
+    key = ("members", id(xs))
+    entry = memo.get(key)
+    if entry is None or entry[0] is not xs:  # the entry holds ``xs``, so its id is not reused
+        if len(memo) >= _INDEX_KEEP:
+            memo.pop(next(iter(memo)))
+        memo[key] = [xs, 1, None]
+        return None
+    if entry[2] is None:
+        entry[1] += 1
+        if entry[1] < _INDEX_AFTER:
+            return None
+        budget.charge(len(xs))
+        try:
+            entry[2] = frozenset(xs)
+        except TypeError:  # unhashable elements (functions): keep scanning
+            entry[2] = False
+    return entry[2] or None
+
+
+def bcontains_indexed(xs: Any, a: Any) -> bool:
+    """``bcontains`` that charges its own fuel: the length of a scan, or 1 for an indexed lookup."""
+    if type(xs) is tuple and len(xs) >= _INDEX_FROM_LEN and _plain(a):
+        idx = _index(xs)
+        if idx is not None:
+            limits.charge(1)
+            return a in idx
+    limits.charge(len(xs) if len(xs) > 16 else 1)
+    return bcontains(xs, a)
 
 
 def bindex(xs: Any, a: Any) -> int:

@@ -11,6 +11,7 @@ from typing import Any
 from ...values.runtime import Fn, HMap, HSet, Some, Struct, call
 from .. import limits
 from ..builtins import ops
+from ..builtins.support import bcontains
 from ..errors import EvalError
 
 __all__ = ["NAMESPACE"]
@@ -47,9 +48,7 @@ def match_fail(*_: Any) -> Any:
 
 def mem(x: Any, coll: Any) -> bool:
     if isinstance(coll, tuple):
-        if type(x) in (int, str, bool):
-            return x in coll
-        return any(ops.beq(x, y) for y in coll)
+        return bcontains(coll, x)
     return x in coll
 
 
