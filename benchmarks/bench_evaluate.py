@@ -108,12 +108,19 @@ def _suites(paths: list[str]) -> list[SuiteSpec]:
     return [SuiteSpec(Path(p).resolve().name, Path(p)) for p in paths]
 
 
+def _options(args: argparse.Namespace) -> EvalOptions:
+    kw: dict[str, Any] = {"workers": args.workers, "timeout": args.timeout, "fuel": args.fuel}
+    if args.metric_fuel is not None:
+        kw["metric_fuel"] = args.metric_fuel or None
+    return EvalOptions(**kw)
+
+
 def cmd_speed(args: argparse.Namespace) -> None:
     suites = [Path(x) for x in args.suites]
     verina = Path(args.verina) if args.verina else suites[0]
     kinds = args.kinds.split(",")
     gens = [ground_truth_generation(t, kinds=kinds) for t in read_dataset(verina)]
-    opts = EvalOptions(workers=args.workers, timeout=args.timeout)
+    opts = _options(args)
     start = time.perf_counter()
     run = evaluate_generations(gens, _suites([str(x) for x in suites]), opts)
     total = time.perf_counter() - start
@@ -146,7 +153,7 @@ def cmd_flawed(args: argparse.Namespace) -> None:
         f"{len(gens)} flawed specifications over {len({g.task_id for g in gens})} tasks: {flaws}",
         file=sys.stderr,
     )
-    opts = EvalOptions(workers=args.workers, timeout=args.timeout)
+    opts = _options(args)
     run = evaluate_generations(gens, _suites(args.suites), opts)
     summary = summarize(run)
     console = Console()
@@ -169,11 +176,15 @@ def main() -> None:
     sp.add_argument("--kinds", default="spec")
     sp.add_argument("--workers", type=int, default=2)
     sp.add_argument("--timeout", type=float, default=None)
+    sp.add_argument("--fuel", type=int, default=None, help="steps per check (default: evaluate's)")
+    sp.add_argument("--metric-fuel", type=int, default=None, help="steps per metric (0: no limit)")
     sp.set_defaults(fn=cmd_speed)
     fl = sub.add_parser("flawed", help="score a corpus of flawed specifications on suites (Verina first)")
     fl.add_argument("suites", nargs="+")
     fl.add_argument("--workers", type=int, default=2)
     fl.add_argument("--timeout", type=float, default=None)
+    fl.add_argument("--fuel", type=int, default=None)
+    fl.add_argument("--metric-fuel", type=int, default=None)
     fl.add_argument("--json", help="write the summary JSON here")
     fl.add_argument("--chart", help="write the chart PNG here")
     fl.set_defaults(fn=cmd_flawed)

@@ -315,3 +315,24 @@ def test_rows_the_suites_own_reference_contradicts_are_left_out() -> None:
     # excluded: the undecodable rows (Chars that are not one character) and the contradicted one
     assert validated["code"].score is Score.PASS
     assert validated["code"].n_excluded == trusted["code"].n_excluded + 1
+
+
+def test_native_limits_are_fuel_so_the_same_checks_time_out_on_any_machine() -> None:
+    # verina_advanced_4's postcondition enumerates all 2^n subsequences of its input.
+    task, rows = _task("verina_advanced_4")
+    gt = ground_truth_generation(task)
+    opts = EvalOptions()
+    assert opts.engine_opts("spec")["fuel"] == 10_000_000 and opts.engine_opts("code")["fuel"] == 20_000_000
+
+    def run(seconds: float) -> list[tuple[str, object, int, str]]:
+        engine = make_engine("native", fuel=60_000, seconds=seconds)
+        spec = evaluate_spec(engine, task, rows, gt, SpecOptions(max_timeouts=None, budget_fuel=150_000))
+        m = spec["postcond_complete"]
+        return [(m.score.name, m.error, m.n_unknown, m.reason)]
+
+    first = run(60.0)
+    score, error, n_unknown, reason = first[0]
+    # the small per-check fuel times some checks out; the metric's fuel budget then stops the rest
+    assert score == "UNKNOWN" and error is ErrorCategory.TIMEOUT and n_unknown >= 1
+    assert "steps" in reason
+    assert run(30.0) == first  # a different wall-clock backstop changes nothing

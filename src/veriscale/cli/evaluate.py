@@ -52,7 +52,18 @@ def evaluate_cmd(
     ] = None,
     workers: Annotated[int, typer.Option("--workers", "-j", help="Worker processes.")] = 2,
     timeout: Annotated[
-        float | None, typer.Option(help="Seconds per check (native) or per Lean file (lean).")
+        float | None,
+        typer.Option(
+            help="Lean: seconds per Lean file. Native: a wall-clock backstop per check (default 20 s for "
+            "a specification check, 30 s for code); fuel is the limit that decides."
+        ),
+    ] = None,
+    fuel: Annotated[
+        int | None,
+        typer.Option(
+            help="Native: evaluation steps per check (default 10,000,000 for a specification check, "
+            "20,000,000 for code). Verdicts then do not depend on the machine or its load."
+        ),
     ] = None,
     all_tests: Annotated[
         bool,
@@ -63,10 +74,20 @@ def evaluate_cmd(
     max_timeouts: Annotated[
         int, typer.Option(help="Per metric: stop running checks after this many timeouts (0: never).")
     ] = 2,
+    metric_fuel: Annotated[
+        int,
+        typer.Option(
+            help="SpecGen, native engine: evaluation steps of one metric's checks before the rest are "
+            "not run (UNKNOWN) (0: no limit)."
+        ),
+    ] = 100_000_000,
     metric_budget: Annotated[
         float,
-        typer.Option(help="SpecGen, native engine: seconds of checks per metric before giving up (0: none)."),
-    ] = 60.0,
+        typer.Option(
+            help="SpecGen, native engine: also a wall-clock limit in seconds per metric (0: none; "
+            "makes results depend on the machine's speed)."
+        ),
+    ] = 0.0,
     trust_suite: Annotated[
         bool,
         typer.Option(
@@ -141,7 +162,9 @@ def evaluate_cmd(
         ks=ks,
         exclude=tuple(sorted(exclude)),
         fail_fast=not all_tests,
+        fuel=fuel,
         max_timeouts=max_timeouts or None,
+        metric_fuel=metric_fuel or None,
         metric_budget=metric_budget or None,
         trust_suite=trust_suite,
     )

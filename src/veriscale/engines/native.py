@@ -96,6 +96,7 @@ class NativeTaskEngine:
         self.coverage_enabled = coverage
         self._program: Any = None
         self._build_error: LeanError | None = None
+        self.fuel_spent = 0  # over every check so far: a load-independent measure of work
 
     def _get_program(self) -> Any:
         if self._program is None and self._build_error is None:
@@ -114,14 +115,17 @@ class NativeTaskEngine:
         return self._program
 
     def _guarded(self, fn: Callable[[Any], Any]) -> tuple[Any, LeanError | None]:
+        budget = limits.Budget(self.limits)
         try:
             prog = self._get_program()
-            with limits.using(limits.Budget(self.limits)):
+            with limits.using(budget):
                 return fn(prog), None
         except LeanError as exc:
             return None, exc
         except Exception as exc:  # defensive: never crash a run on an engine bug
             return None, InternalError(f"internal error: {exc!r}")
+        finally:
+            self.fuel_spent += min(budget.spent, self.limits.fuel)
 
     def _verdict(self, fn: Callable[[Any], Any]) -> Verdict:
         val, err = self._guarded(fn)

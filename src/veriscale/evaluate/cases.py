@@ -91,7 +91,9 @@ def decode_rows(task: Any) -> SuiteRows:
     return SuiteRows(task.id, tests, rejects, has_unexpected)
 
 
-def exclude_contradicted(task: Any, rows: SuiteRows, seconds: float = 5.0) -> list[int]:
+def exclude_contradicted(
+    task: Any, rows: SuiteRows, fuel: int = 5_000_000, seconds: float = 20.0
+) -> list[int]:
     """Mark rows whose expected output the suite's own ground truth contradicts; return their indices.
 
     A row whose stored output differs from what the task's reference
@@ -100,7 +102,9 @@ def exclude_contradicted(task: Any, rows: SuiteRows, seconds: float = 5.0) -> li
     defect of the suite: it would fail every correct candidate. It is left out
     like an undecodable row. Only a definite different value counts; a
     reference run that errs or times out proves nothing and keeps the row.
-    Measured with the native engine (the reference runs once per row).
+    Measured with the native engine (the reference runs once per row), limited by
+    ``fuel`` so that which rows stay does not depend on the machine's load
+    (``seconds`` is only a backstop).
     """
     from ..engines.native import NativeEngine
     from ..lean.limits import Limits
@@ -108,7 +112,7 @@ def exclude_contradicted(task: Any, rows: SuiteRows, seconds: float = 5.0) -> li
     from .compare import outputs_match
 
     ret = task.signature.return_type
-    te = NativeEngine(limits=Limits(seconds=seconds)).for_task(task)
+    te = NativeEngine(limits=Limits(fuel=fuel, seconds=seconds)).for_task(task)
     bad: list[int] = []
     for tr in rows.tests:
         if tr.inputs is None or tr.expected_error:
@@ -146,6 +150,8 @@ def run_tests(
     note: str = "",
     max_timeouts: int | None = None,
     budget_seconds: float | None = None,
+    budget_fuel: int | None = None,
+    fuel_spent: Callable[[], int] | None = None,
 ) -> MetricResult:
     """Run one metric's tests and aggregate them.
 
@@ -158,10 +164,12 @@ def run_tests(
     first FAIL stops the metric (its score is then settled; the rest count as
     skipped).
 
-    ``max_timeouts`` and ``budget_seconds`` bound the time one metric may take
-    (e.g. an exponential postcondition on large inputs): once that many checks
-    were UNKNOWN by timeout, or the metric's checks took that long in total,
-    the remaining checks are not run and count as UNKNOWN (timeout). Both
+    ``max_timeouts``, ``budget_fuel`` and ``budget_seconds`` bound the work one
+    metric may take (e.g. an exponential postcondition on large inputs): once
+    that many checks were UNKNOWN by timeout, or the metric's checks spent that
+    much fuel (read from ``fuel_spent``, the engine's running total: the same on
+    any machine) or took that long in total, the remaining checks are not run
+    and count as UNKNOWN (timeout). Both
     bounds stay sound — an unrun check is neither a pass (lower bound) nor a
     failure (upper bound) — much as Verina's whole-file timeout leaves every
     test of its batch UNKNOWN.
@@ -182,6 +190,7 @@ def run_tests(
     else:
         timeouts = 0
         start = time.perf_counter()
+        fuel0 = fuel_spent() if fuel_spent is not None else 0
         for n, (where, arg) in enumerate(kept):
             if isinstance(arg, TestResult):
                 results.append(arg)
@@ -189,6 +198,8 @@ def run_tests(
             why = ""
             if max_timeouts is not None and timeouts >= max_timeouts:
                 why = f"not run after {timeouts} timed-out checks in this metric"
+            elif budget_fuel is not None and fuel_spent is not None and fuel_spent() - fuel0 > budget_fuel:
+                why = f"not run: this metric's checks already spent more than {budget_fuel:,} steps of fuel"
             elif budget_seconds is not None and time.perf_counter() - start > budget_seconds:
                 why = f"not run: this metric's checks already took more than {budget_seconds:g} s"
             if why:

@@ -53,28 +53,37 @@ METRICS_BY_KIND: dict[str, tuple[str, ...]] = {
     "proof": PROOF_METRICS,
 }
 _MAX_ATTEMPTS = 3
-# Native per-check limits when no timeout is given. A specification check that takes seconds on
-# one input is exponential in practice; code gets longer, and a timeout only fails a candidate
-# when the ground truth runs in time (see ``codegen``).
-NATIVE_SPEC_SECONDS = 2.0
-NATIVE_CODE_SECONDS = 5.0
+# Native per-check limits. Fuel (evaluation steps, about 1–2 million a second) is the limit that
+# decides: it gives the same verdicts on any machine under any load. The seconds are only a
+# backstop for builtins that do much work in one step; a check that needs seconds on one input
+# is exponential in practice. Code gets more, and a timeout only fails a candidate when the
+# ground truth runs within the same fuel (see ``codegen``).
+NATIVE_SPEC_FUEL = 10_000_000
+NATIVE_CODE_FUEL = 20_000_000
+NATIVE_SPEC_SECONDS = 20.0
+NATIVE_CODE_SECONDS = 30.0
+# SpecGen, native: fuel of one metric's checks before giving up (an exponential postcondition
+# over ~900 unexpected outputs of one task on a veriscale Plus suite needs some 40 million).
+METRIC_FUEL = 100_000_000
 
 
 @dataclass(frozen=True)
 class EvalOptions:
     engine: str = "native"
-    # native: seconds per check (default: 2 s for a specification check, 5 s for a run of code);
-    # lean: seconds per Lean file
+    # native: wall-clock backstop per check (default: 20 s for a specification check, 30 s for a run
+    # of code); lean: seconds per Lean file
     timeout: float | None = None
-    fuel: int | None = None  # native only
+    # native: fuel per check (default: 10 million for a specification check, 20 million for code)
+    fuel: int | None = None
     workers: int = 2
     ks: tuple[int, ...] = (1,)
     exclude: tuple[str, ...] = ()
     fail_fast: bool = True
     max_timeouts: int | None = 2  # per metric: stop running checks after this many timeouts
-    # SpecGen, native: seconds of checks per metric before giving up. 60 s lets the ground truth finish
-    # on a veriscale Plus suite (exponential postconditions over ~900 unexpected outputs of one task).
-    metric_budget: float | None = 60.0
+    # SpecGen, native: per metric, the fuel of its checks (deterministic) and optionally their
+    # wall-clock seconds before the rest are not run (UNKNOWN).
+    metric_fuel: int | None = METRIC_FUEL
+    metric_budget: float | None = None
     # False: rows whose expected output the suite's own reference implementation contradicts are
     # suite defects, left out (counted in n_excluded); True: score against every row as stored.
     trust_suite: bool = False
@@ -85,12 +94,16 @@ class EvalOptions:
             return self.timeout
         return NATIVE_CODE_SECONDS if kind == "code" else NATIVE_SPEC_SECONDS
 
+    def check_fuel(self, kind: str) -> int:
+        if self.fuel is not None:
+            return self.fuel
+        return NATIVE_CODE_FUEL if kind == "code" else NATIVE_SPEC_FUEL
+
     def engine_opts(self, kind: str) -> dict[str, Any]:
         opts: dict[str, Any] = {}
         if self.engine == "native":
             opts["seconds"] = self.check_seconds(kind)
-            if self.fuel is not None:
-                opts["fuel"] = self.fuel
+            opts["fuel"] = self.check_fuel(kind)
         else:
             if self.timeout is not None:
                 opts["lean_timeout"] = self.timeout
@@ -188,6 +201,7 @@ class Job:
     max_timeouts: int | None = 2
     metric_budget: float | None = None
     validate: bool = True  # leave out rows the suite's own reference implementation contradicts
+    metric_fuel: int | None = None
 
 
 def _internal_error(job: Job, reason: str) -> list[dict[str, Any]]:
@@ -256,6 +270,7 @@ def run_job(job: Job) -> list[dict[str, Any]]:
                         max_timeouts=job.max_timeouts,
                         hard_timeout=hard,
                         budget_seconds=None if files else job.metric_budget,
+                        budget_fuel=None if files else job.metric_fuel,
                     ),
                 )
             elif job.kind == "code":
@@ -488,6 +503,7 @@ def evaluate_generations(
                                 options.max_timeouts,
                                 options.metric_budget,
                                 not options.trust_suite,
+                                options.metric_fuel,
                             )
                         )
                 if not jobs:

@@ -160,6 +160,8 @@ def summarize(run: EvaluationRun) -> dict[str, Any]:
         "generations": run.generations_file,
         "engine": run.options.engine,
         "timeout": run.options.timeout,
+        "fuel": run.options.fuel,
+        "metric_fuel": run.options.metric_fuel,
         "fail_fast": run.options.fail_fast,
         "max_timeouts": run.options.max_timeouts,
         "metric_budget": run.options.metric_budget,

@@ -70,6 +70,7 @@ class SpecOptions:
     max_timeouts: int | None = 2  # per metric: stop running checks after this many timeouts
     hard_timeout: float | None = None  # seconds per check, enforced with a signal (see ``watchdog``)
     budget_seconds: float | None = None  # per metric: total seconds of checks before giving up
+    budget_fuel: int | None = None  # per metric: total engine fuel before giving up (native engine)
 
 
 def spec_overrides(gen: Generation, *, pass_imports: bool = False) -> dict[str, str]:
@@ -109,6 +110,7 @@ def evaluate_spec(
     """Score one SpecGen sample; returns the seven spec metrics."""
     opts = opts or SpecOptions()
     te = engine.for_task(task, spec_overrides(gen, pass_imports=opts.pass_imports))
+    fuel_spent = (lambda: te.fuel_spent) if hasattr(te, "fuel_spent") else None
 
     def metric(items: list[Item], want: bool, kind: str, note: str = "", probe: Any = None) -> MetricResult:
         mismatch = ErrorCategory.PRECOND_MISMATCH if kind == "pre" else ErrorCategory.POSTCOND_MISMATCH
@@ -139,6 +141,8 @@ def evaluate_spec(
             note=note,
             max_timeouts=opts.max_timeouts,
             budget_seconds=opts.budget_seconds,
+            budget_fuel=opts.budget_fuel,
+            fuel_spent=fuel_spent,
         )
 
     pre_sound: list[Item] = []
