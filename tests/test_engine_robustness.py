@@ -132,3 +132,23 @@ def test_huge_builtin_request_is_bounded() -> None:
     out = te.run({"xs": ()})
     assert out.kind is OutcomeKind.TIMEOUT, out
     assert time.monotonic() - start < 4.0
+
+
+def test_doubling_a_list_with_append_stops_at_the_size_limit() -> None:
+    # The all-subsequences idiom of several Verina postconditions on a 40-element list: 2^40 lists.
+    # With fuel to spare, only the size limit on `++` keeps it from exhausting memory.
+    code = (
+        "  let subs := (List.range 40).foldl (fun acc x => acc ++ acc.map (fun s => x :: s)) [[]]\n"
+        "  subs.length"
+    )
+    te = NativeTaskEngine(
+        fn_name="spin",
+        params=[("x", NAT)],
+        ret=NAT,
+        sections={"precond": "  True", "code": code, "postcond": "  result = x"},
+        limits=Limits(fuel=10**12, seconds=120.0, max_size=1_000_000),
+    )
+    start = time.monotonic()
+    out = te.run({"x": 3})
+    assert out.kind is OutcomeKind.TIMEOUT and "exceeds the limit 1000000" in out.reason, out
+    assert time.monotonic() - start < 30.0

@@ -9,15 +9,19 @@ this process). Results are sorted by suite (command-line order), model, task
 (Verina's order) and sample, so the output does not depend on scheduling.
 
 A worker process that dies (a crash in native code, the OOM killer) breaks
-the pool: the pool is rebuilt and the unfinished jobs are resubmitted; a job
-that was in flight in three broken pools is reported as an internal error
-(all its samples UNKNOWN) instead of taking the run down.
+the pool: the pool is rebuilt and the unfinished jobs are resubmitted, the
+last time one at a time; a job that still kills its worker on its own is
+reported as an internal error (all its samples UNKNOWN) instead of taking the
+run down. Each worker's address space is capped at its share of 80% of the
+machine's memory, so a huge value usually ends as a ``MemoryError`` in its own
+check (UNKNOWN) rather than a dead worker.
 """
 
 from __future__ import annotations
 
 import json
 import multiprocessing
+import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -359,6 +363,31 @@ def _suite_has_unexpected(dirs: Iterable[Path]) -> bool:
 ProgressFn = Callable[[str, int, int], None]  # (phase label, done, total)
 
 
+def _worker_memory_bytes(workers: int) -> int | None:
+    """Each worker's share of 80% of physical memory (None where the platform does not say)."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return None
+    return int(total * 0.8) // max(1, workers)
+
+
+def _limit_memory(limit: int | None) -> None:
+    """Cap a worker's address space: a candidate that builds a huge value then fails its own check
+    with ``MemoryError`` (UNKNOWN) instead of getting the worker, or the machine, killed."""
+    if limit is None:
+        return
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        cap = limit if hard == resource.RLIM_INFINITY else min(limit, hard)
+        if soft == resource.RLIM_INFINITY or soft > cap:
+            resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    except (ImportError, ValueError, OSError):  # not POSIX, or not permitted: run without a cap
+        pass
+
+
 def _cost(job: Job) -> int:
     try:
         return (Path(job.task_dir) / "test.json").stat().st_size * len(job.samples)
@@ -375,7 +404,12 @@ class _Pool:
 
     def _new(self) -> ProcessPoolExecutor:
         # "spawn": no fork of a parent that runs threads (rich's progress refresher).
-        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        return ProcessPoolExecutor(
+            self.workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_limit_memory,
+            initargs=(_worker_memory_bytes(self.workers),),
+        )
 
     def warm(self) -> None:
         """Start the workers and import the evaluator in them, so phase timings exclude start-up."""
@@ -389,11 +423,16 @@ class _Pool:
             except Exception:  # a worker that cannot start shows up again in ``map``
                 break
 
-    def map(self, jobs: list[Job], tick: Callable[[], None]) -> list[list[dict[str, Any]]]:
+    def map(
+        self,
+        jobs: list[Job],
+        tick: Callable[[], None],
+        fn: Callable[[Job], list[dict[str, Any]]] = run_job,
+    ) -> list[list[dict[str, Any]]]:
         if self.workers <= 1:
             out = []
             for j in jobs:
-                out.append(run_job(j))
+                out.append(fn(j))
                 tick()
             return out
         results: dict[int, list[dict[str, Any]]] = {}
@@ -403,9 +442,12 @@ class _Pool:
             if self.pool is None:
                 self.pool = self._new()
             futures: dict[Future[list[dict[str, Any]]], int] = {}
-            for i in todo:
+            # A dead worker breaks every job in flight. Before a job's last attempt, run the rest one
+            # at a time, so only a job that kills its worker by itself is lost.
+            isolate = any(attempts[i] >= _MAX_ATTEMPTS - 1 for i in todo)
+            for i in todo[:1] if isolate else todo:
                 attempts[i] += 1
-                futures[self.pool.submit(run_job, jobs[i])] = i
+                futures[self.pool.submit(fn, jobs[i])] = i
             broken = False
             pending = set(futures)
             while pending:

@@ -49,6 +49,7 @@ def singleton(x: Any) -> tuple:
 
 @define("List.append", "List α → List α → List α", "xs ys")
 def append(xs: tuple, ys: tuple) -> tuple:
+    guard_size(len(xs) + len(ys))
     return xs + ys
 
 

@@ -969,7 +969,7 @@ class FnGen:
             return f"({a} - {b} if {a} > {b} else 0)"
         if op == "append":
             if name in ("List", "Array", "String"):
-                return f"({a} + {b})"
+                return f"_append({a}, {b})"
             raise ElabError(f"++ on {_show(t)}")
         tmpl = _ARITH.get(name or "", {}).get(op)
         if tmpl is not None:

@@ -11,7 +11,7 @@ from typing import Any
 from ...values.runtime import Fn, HMap, HSet, Some, Struct, call
 from .. import limits
 from ..builtins import ops
-from ..builtins.support import bcontains
+from ..builtins.support import SIZE_CHECK_FROM, bcontains, guard_size
 from ..errors import EvalError
 
 __all__ = ["NAMESPACE"]
@@ -44,6 +44,15 @@ def hgetb(m: HMap, k: Any, d: Any) -> Any:
 
 def match_fail(*_: Any) -> Any:
     raise EvalError("non-exhaustive match: no pattern matched the value")
+
+
+def append(a: Any, b: Any) -> Any:
+    """``a ++ b`` on lists, arrays and strings, refusing results over the size limit: a spec that
+    doubles a list per element (all subsequences) must stop at the limit, not exhaust memory."""
+    n = len(a) + len(b)
+    if n >= SIZE_CHECK_FROM:
+        guard_size(n)
+    return a + b
 
 
 def mem(x: Any, coll: Any) -> bool:
@@ -87,6 +96,7 @@ NAMESPACE: dict[str, Any] = {
     "_hgetb": hgetb,
     "_match_fail": match_fail,
     "_mem": mem,
+    "_append": append,
     "_nsub": ops.nat_sub,
     "_ndiv": ops.nat_div,
     "_nmod": ops.nat_mod,
