@@ -59,9 +59,13 @@ class Budget:
                 raise LimitExceeded("time", f"evaluation exceeded {self.limits.seconds:g} s")
 
     def check_size(self, n: int) -> None:
+        self.refuse_size(n)
+        self.charge(n)
+
+    def refuse_size(self, n: int) -> None:
+        """Refuse a value of ``n`` elements over the size limit, without charging fuel for it."""
         if n > self.limits.max_size:
             raise LimitExceeded("size", f"value of size {n} exceeds the limit {self.limits.max_size}")
-        self.charge(n)
 
 
 _current = Budget(Limits(fuel=10**18, seconds=10**9))

@@ -11,6 +11,7 @@ from collections import Counter
 from typing import Any
 
 from ...values.runtime import Fn, Some
+from .. import limits
 from ..errors import EvalError
 from . import ops
 from .optional import const, define
@@ -49,7 +50,7 @@ def singleton(x: Any) -> tuple:
 
 @define("List.append", "List α → List α → List α", "xs ys")
 def append(xs: tuple, ys: tuple) -> tuple:
-    guard_size(len(xs) + len(ys))
+    limits.current().refuse_size(len(xs) + len(ys))  # (the registry charges for the arguments)
     return xs + ys
 
 
