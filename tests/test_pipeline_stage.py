@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -109,6 +111,23 @@ def test_executor_reports_results_and_errors(ex: object) -> None:
     got: dict[str, object] = {}
     ex.run(_boom, [(f"j{i}", i) for i in range(4)], lambda k, r, e, s: got.__setitem__(k, e or r))  # type: ignore[attr-defined]
     assert got == {"j0": 0, "j1": 10, "j2": "ValueError: job two fails", "j3": 30}
+
+
+def _die_on_three(job: int) -> int:
+    if job == 3:
+        os._exit(1)  # as the OOM killer would
+    time.sleep(0.2)  # still in flight or queued when the other worker dies
+    return job * 10
+
+
+def test_local_executor_loses_only_the_job_that_kills_its_worker() -> None:
+    got: dict[str, object] = {}
+    LocalExecutor(workers=2).run(
+        _die_on_three, [(f"j{i}", i) for i in range(7)], lambda k, r, e, s: got.__setitem__(k, e or r)
+    )
+    assert got == {f"j{i}": i * 10 for i in range(7) if i != 3} | {
+        "j3": "worker process died (pool broken too often)"
+    }
 
 
 def test_unknown_executor_is_an_error() -> None:

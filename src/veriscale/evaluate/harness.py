@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import multiprocessing
-import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -32,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ..benchmarks.verina import discover_task_dirs, task_sort_key
+from ..lean.limits import cap_address_space, worker_memory_bytes
 from .aggregate import MetricResult, Score, TestResult, aggregate
 from .codegen import CODE_METRICS
 from .errors import ErrorCategory
@@ -363,31 +363,6 @@ def _suite_has_unexpected(dirs: Iterable[Path]) -> bool:
 ProgressFn = Callable[[str, int, int], None]  # (phase label, done, total)
 
 
-def _worker_memory_bytes(workers: int) -> int | None:
-    """Each worker's share of 80% of physical memory (None where the platform does not say)."""
-    try:
-        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (AttributeError, ValueError, OSError):
-        return None
-    return int(total * 0.8) // max(1, workers)
-
-
-def _limit_memory(limit: int | None) -> None:
-    """Cap a worker's address space: a candidate that builds a huge value then fails its own check
-    with ``MemoryError`` (UNKNOWN) instead of getting the worker, or the machine, killed."""
-    if limit is None:
-        return
-    try:
-        import resource
-
-        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-        cap = limit if hard == resource.RLIM_INFINITY else min(limit, hard)
-        if soft == resource.RLIM_INFINITY or soft > cap:
-            resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
-    except (ImportError, ValueError, OSError):  # not POSIX, or not permitted: run without a cap
-        pass
-
-
 def _cost(job: Job) -> int:
     try:
         return (Path(job.task_dir) / "test.json").stat().st_size * len(job.samples)
@@ -407,8 +382,8 @@ class _Pool:
         return ProcessPoolExecutor(
             self.workers,
             mp_context=multiprocessing.get_context("spawn"),
-            initializer=_limit_memory,
-            initargs=(_worker_memory_bytes(self.workers),),
+            initializer=cap_address_space,
+            initargs=(worker_memory_bytes(self.workers),),
         )
 
     def warm(self) -> None:

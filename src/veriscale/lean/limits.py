@@ -7,6 +7,7 @@ clock only every few thousand charges keeps the overhead small.
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import time
@@ -16,7 +17,16 @@ from typing import Any
 
 from .errors import LimitExceeded
 
-__all__ = ["Budget", "Limits", "charge", "current", "run_deep", "using"]
+__all__ = [
+    "Budget",
+    "Limits",
+    "cap_address_space",
+    "charge",
+    "current",
+    "run_deep",
+    "using",
+    "worker_memory_bytes",
+]
 
 _DEEP_STACK = 512 * 1024 * 1024
 
@@ -126,3 +136,32 @@ def run_deep(fn: Callable[[], Any], recursion_limit: int) -> tuple[bool, Any]:
     finally:
         sys.setrecursionlimit(old_limit)
     return ("e" not in box, box["e"] if "e" in box else box.get("v"))
+
+
+def worker_memory_bytes(workers: int) -> int | None:
+    """Each of ``workers`` processes' share of 80% of physical memory (None where unknown)."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return None
+    return int(total * 0.8) // max(1, workers)
+
+
+def cap_address_space(limit: int | None) -> None:
+    """Cap this process's address space (a pool worker's initializer).
+
+    Evaluating untrusted code can build huge values; with a cap that ends as a
+    ``MemoryError`` in the check that built it (UNKNOWN) instead of the OOM
+    killer taking the worker, or another process, down.
+    """
+    if limit is None:
+        return
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        cap = limit if hard == resource.RLIM_INFINITY else min(limit, hard)
+        if soft == resource.RLIM_INFINITY or soft > cap:
+            resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    except (ImportError, ValueError, OSError):  # not POSIX, or not permitted: run without a cap
+        pass

@@ -25,6 +25,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..lean.limits import cap_address_space, worker_memory_bytes
+
 __all__ = [
     "EXECUTORS",
     "Executor",
@@ -78,7 +80,8 @@ class SerialExecutor:
 
 @dataclass
 class LocalExecutor:
-    """A spawn-started process pool. A pool broken by a dying worker is restarted (bounded)."""
+    """A spawn-started process pool. A pool broken by a dying worker is restarted (bounded); each
+    worker's address space is capped at its share of the machine's memory."""
 
     workers: int = 2
     name: str = "local"
@@ -88,23 +91,40 @@ class LocalExecutor:
         remaining = list(jobs)
         restarts = 0
         while remaining:
-            broken = self._run_pool(fn, remaining, on_done)
+            broken = self._run_pool(fn, remaining, on_done, self.workers)
             if not broken:
                 return
             restarts += 1
-            if restarts > self.max_restarts:
-                for key, _ in broken:
-                    on_done(key, None, "worker process died (pool broken too often)", 0.0)
+            if restarts >= self.max_restarts:
+                self._isolate(fn, broken, on_done)
                 return
             remaining = broken
 
+    def _isolate(self, fn: Callable[[Any], Any], jobs: list[tuple[str, Any]], on_done: OnDone) -> None:
+        """Last attempt: a dead worker breaks every job in flight or queued, so run the rest in one
+        worker, in order, and re-run the first job that breaks alone. Only a job that kills its
+        worker by itself is then lost."""
+        remaining = list(jobs)
+        while remaining:
+            broken = self._run_pool(fn, remaining, on_done, 1)
+            if not broken:
+                return
+            first, remaining = broken[0], broken[1:]
+            if self._run_pool(fn, [first], on_done, 1):
+                on_done(first[0], None, "worker process died (pool broken too often)", 0.0)
+
     def _run_pool(
-        self, fn: Callable[[Any], Any], jobs: list[tuple[str, Any]], on_done: OnDone
+        self, fn: Callable[[Any], Any], jobs: list[tuple[str, Any]], on_done: OnDone, workers: int
     ) -> list[tuple[str, Any]]:
         ctx = multiprocessing.get_context("spawn")
         broken: list[tuple[str, Any]] = []
         order = {key: i for i, (key, _) in enumerate(jobs)}
-        with ProcessPoolExecutor(max_workers=max(1, self.workers), mp_context=ctx) as pool:
+        with ProcessPoolExecutor(
+            max_workers=max(1, workers),
+            mp_context=ctx,
+            initializer=cap_address_space,
+            initargs=(worker_memory_bytes(max(1, self.workers)),),
+        ) as pool:
             futures: dict[Future[Any], tuple[str, Any]] = {
                 pool.submit(_timed, fn, job): (key, job) for key, job in jobs
             }
@@ -123,6 +143,7 @@ class LocalExecutor:
                         on_done(key, None, _describe(exc), 0.0)
                         continue
                     on_done(key, result, None, seconds)
+        broken.sort(key=lambda kj: order[kj[0]])
         return broken
 
 
