@@ -9,13 +9,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["MARKER", "SECTION_DEFAULTS", "SECTION_NAMES", "Section", "SectionError", "parse_sections"]
+__all__ = [
+    "DEFINITION_SECTIONS",
+    "MARKER",
+    "SECTION_DEFAULTS",
+    "SECTION_NAMES",
+    "Section",
+    "SectionError",
+    "parse_sections",
+]
 
 MARKER = "-- !benchmark"
 
-# The section names Verina's loader accepts, and the value it uses when a section is blank.
-SECTION_NAMES = (
-    "import",
+# The sections that hold definitions, in the order Verina's harness assembles them.
+DEFINITION_SECTIONS = (
     "task_aux",
     "solution_aux",
     "precond_aux",
@@ -24,9 +31,9 @@ SECTION_NAMES = (
     "code",
     "postcond_aux",
     "postcond",
-    "proof_aux",
-    "proof",
 )
+# The section names Verina's loader accepts, and the value it uses when a section is blank.
+SECTION_NAMES = ("import", *DEFINITION_SECTIONS, "proof_aux", "proof")
 SECTION_DEFAULTS = {"precond": "True -- default precond", "proof": "sorry"}
 
 

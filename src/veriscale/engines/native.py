@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..benchmarks.sections import DEFINITION_SECTIONS
 from ..lean import limits
 from ..lean.errors import (
     ElabError,
@@ -21,16 +22,6 @@ from .base import Outcome, OutcomeKind, Verdict
 
 __all__ = ["NativeEngine", "NativeTaskEngine"]
 
-SECTION_NAMES = (
-    "task_aux",
-    "solution_aux",
-    "precond_aux",
-    "precond",
-    "code_aux",
-    "code",
-    "postcond_aux",
-    "postcond",
-)
 
 
 def _category(exc: LeanError) -> str:
@@ -64,7 +55,7 @@ class NativeEngine:
     coverage: bool = False
 
     def for_task(self, task: Any, overrides: Mapping[str, str] | None = None) -> NativeTaskEngine:
-        sections = {name: task.section_text(name) for name in SECTION_NAMES}
+        sections = {name: task.section_text(name) for name in DEFINITION_SECTIONS}
         if overrides:
             sections.update(overrides)
         sig = task.signature

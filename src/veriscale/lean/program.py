@@ -24,6 +24,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
+from ..benchmarks.sections import DEFINITION_SECTIONS
 from ..values.runtime import LeanSource
 from ..values.types import TFun, Type, render_type
 from . import limits
@@ -47,16 +48,7 @@ from .eval.rt import NAMESPACE
 
 __all__ = ["PARTS", "SECTION_ORDER", "TaskProgram"]
 
-SECTION_ORDER = (
-    "task_aux",
-    "solution_aux",
-    "precond_aux",
-    "precond",
-    "code_aux",
-    "code",
-    "postcond_aux",
-    "postcond",
-)
+SECTION_ORDER = DEFINITION_SECTIONS
 PARTS = ("precond", "code", "postcond")
 _AUX = ("task_aux", "solution_aux", "precond_aux", "code_aux", "postcond_aux")
 

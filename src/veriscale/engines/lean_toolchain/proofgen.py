@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ...benchmarks.sections import DEFINITION_SECTIONS
 from .engine import LeanToolchainEngine
 from .forbidden import ForbiddenPolicy, Violation
 from .parse import parse_output
@@ -66,20 +67,10 @@ def render_proof_file(src: TaskSource, proof: str, proof_aux: str = "", imports:
 
 
 _SORRY_ONLY = ForbiddenPolicy(("sorry", "sorryAx"))
-_DEFINITION_SECTIONS = (
-    "task_aux",
-    "solution_aux",
-    "precond_aux",
-    "precond",
-    "code_aux",
-    "code",
-    "postcond_aux",
-    "postcond",
-)
 
 
 def _definitions_use_sorry(src: TaskSource) -> bool:
-    return any(_SORRY_ONLY.violations(src.sections.get(name, "")) for name in _DEFINITION_SECTIONS)
+    return any(_SORRY_ONLY.violations(src.sections.get(name, "")) for name in DEFINITION_SECTIONS)
 
 
 def evaluate_proof(

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...benchmarks.sections import SECTION_DEFAULTS
+from ...benchmarks.sections import DEFINITION_SECTIONS, SECTION_DEFAULTS, SECTION_NAMES
 from ...values.codec import encode_lean
 from ...values.structs import StructInfo
 from ...values.types import Type
@@ -63,30 +63,10 @@ CHECK_KINDS: dict[str, tuple[str, ...]] = {
     "precond": ("task_aux", "solution_aux", "precond_aux", "precond"),
     "run": ("task_aux", "solution_aux", "precond_aux", "precond", "code_aux", "code"),
     "postcond": ("task_aux", "solution_aux", "precond_aux", "precond", "postcond_aux", "postcond"),
-    "all": (
-        "task_aux",
-        "solution_aux",
-        "precond_aux",
-        "precond",
-        "code_aux",
-        "code",
-        "postcond_aux",
-        "postcond",
-    ),
+    "all": DEFINITION_SECTIONS,
 }
 
-_SECTION_NAMES = (
-    "task_aux",
-    "solution_aux",
-    "precond_aux",
-    "precond",
-    "code_aux",
-    "code",
-    "postcond_aux",
-    "postcond",
-    "proof_aux",
-    "proof",
-)
+_SECTION_NAMES = SECTION_NAMES[1:]  # every section but the imports
 
 
 @dataclass(frozen=True)
