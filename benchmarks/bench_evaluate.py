@@ -32,14 +32,14 @@ from typing import Any
 
 from rich.console import Console
 
-from veriscale.benchmarks.verina import read_dataset
 from veriscale.evaluate.generations import Generation, ground_truth_generation
 from veriscale.evaluate.harness import EvalOptions, SuiteSpec, evaluate_generations
 from veriscale.evaluate.report import comparison_tables, summarize
-from veriscale.lean.ast import BinOp, Let
-from veriscale.lean.errors import LeanError
-from veriscale.lean.parser import parse_expr
-from veriscale.lean.printer import print_expr
+from veriscale.formats.verina.dataset import read_dataset
+from veriscale.languages.lean.ast import BinOp, Let
+from veriscale.languages.lean.errors import LeanError
+from veriscale.languages.lean.parser import parse_expr
+from veriscale.languages.lean.printer import print_expr
 
 
 def _conjuncts(e: Any) -> list[Any]:

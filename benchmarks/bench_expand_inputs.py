@@ -30,13 +30,13 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from veriscale.benchmarks.verina import read_task
+from veriscale.formats.verina.dataset import read_task
 from veriscale.pipeline.config import PipelineConfig
-from veriscale.pipeline.executor import LocalExecutor
 from veriscale.pipeline.inputs.mutate import input_key
 from veriscale.pipeline.inputs.stage import STAGE, make_engine, run_inputs_stage, select_task_dirs
 from veriscale.pipeline.rundir import RunDir
 from veriscale.pipeline.summary import summarize_inputs
+from veriscale.runtime.executor import LocalExecutor
 from veriscale.values.codec import decode
 
 DEFAULT_BENCHMARK = Path(__file__).resolve().parents[2] / "shared" / "data" / "verina"

@@ -16,10 +16,10 @@ import sys
 import time
 from pathlib import Path
 
-from veriscale.benchmarks.verina import DatasetError, read_task
 from veriscale.cli.check import _task_dirs, run_check
-from veriscale.engines.native import NativeEngine
-from veriscale.evaluate.compare import outputs_match
+from veriscale.evaluate.scoring.compare import outputs_match
+from veriscale.formats.verina.dataset import DatasetError, read_task
+from veriscale.languages.lean.native import NativeEngine
 from veriscale.values.codec import DecodeError
 
 

@@ -20,13 +20,13 @@ from pathlib import Path
 
 from veriscale.builders.suites import build_suites
 from veriscale.pipeline.config import PipelineConfig
-from veriscale.pipeline.executor import LocalExecutor
 from veriscale.pipeline.inputs.stage import run_inputs_stage
 from veriscale.pipeline.outputs.stage import run_outputs_stage
 from veriscale.pipeline.reduce import STAGE as REDUCE
 from veriscale.pipeline.reduce import run_reduce_stage
 from veriscale.pipeline.rundir import RunDir
 from veriscale.pipeline.scale import run_scale
+from veriscale.runtime.executor import LocalExecutor
 
 
 def main() -> None:

@@ -39,8 +39,8 @@ DEFAULT_DATA = HERE.parent.parent / "shared" / "data" / "vericontest"
 
 
 def _compile_one(path: str) -> list[tuple[str, str, str]]:
-    from veriscale.benchmarks.vericontest import read_problem
-    from veriscale.rust.reference import ProblemRunner
+    from veriscale.formats.vericontest.dataset import read_problem
+    from veriscale.languages.verus.reference import ProblemRunner
 
     p = read_problem(path)
     r = ProblemRunner(p)
@@ -57,9 +57,9 @@ def _compile_one(path: str) -> list[tuple[str, str, str]]:
 
 
 def _erase_one(path: str) -> list[tuple[str, str, str]]:
-    from veriscale.benchmarks.vericontest import read_problem
-    from veriscale.rust.erase import EraseError, erase
-    from veriscale.rust.reference import ProblemRunner
+    from veriscale.formats.vericontest.dataset import read_problem
+    from veriscale.languages.verus.erase import EraseError, erase
+    from veriscale.languages.verus.reference import ProblemRunner
 
     p = read_problem(path)
     out: list[tuple[str, str, str]] = []
@@ -94,10 +94,10 @@ def _function_inputs(p: Any, ref: Any) -> list[dict[str, Any]]:
 
 def _erased_run_one(path: str) -> list[tuple[str, str, int, int, str]]:
     """(problem, file, cases agreeing with the reference, cases, first difference)."""
-    from veriscale.benchmarks.vericontest import read_problem
-    from veriscale.rust.erase import EraseError, erase
-    from veriscale.rust.execute import ExecLimits
-    from veriscale.rust.reference import ProblemRunner
+    from veriscale.formats.vericontest.dataset import read_problem
+    from veriscale.languages.verus.erase import EraseError, erase
+    from veriscale.languages.verus.execute import ExecLimits
+    from veriscale.languages.verus.reference import ProblemRunner
 
     p = read_problem(path)
     lim = ExecLimits(case_seconds=10.0)
@@ -138,8 +138,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if not args.no_nice:
         os.nice(15)
-    from veriscale.benchmarks.vericontest import discover_problems
-    from veriscale.evaluate.vericontest_check import run_vericontest_check, summarize
+    from veriscale.evaluate.checks.vericontest import run_vericontest_check, summarize
+    from veriscale.formats.vericontest.dataset import discover_problems
 
     dirs = discover_problems(args.data)
     if args.only:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from veriscale.lean import ast as A
+from veriscale.languages.lean import ast as A
 
 NAMES = [
     "x",

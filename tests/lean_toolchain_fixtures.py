@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from veriscale.benchmarks.verina import Task, read_task
-from veriscale.engines.lean_toolchain.runner import RunResult
+from veriscale.formats.verina.dataset import Task, read_task
+from veriscale.languages.lean.toolchain.runner import RunResult
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 GOLDEN = Path(__file__).resolve().parent / "golden" / "lean_toolchain"

@@ -11,11 +11,11 @@ from typer.testing import CliRunner
 
 import veriscale.cli.check_data  # two commands, so typer keeps "stats" a subcommand
 import veriscale.cli.stats  # noqa: F401  (registers the command)
-from veriscale.benchmarks.verina import Task, read_task
 from veriscale.cli.app import app
-from veriscale.engines.native import NativeEngine
-from veriscale.evaluate.adequacy import adequacy_report, task_adequacy
-from veriscale.lean.limits import Limits
+from veriscale.evaluate.checks.adequacy import adequacy_report, task_adequacy
+from veriscale.formats.verina.dataset import Task, read_task
+from veriscale.languages.lean.native import NativeEngine
+from veriscale.runtime.limits import Limits
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 

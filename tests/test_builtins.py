@@ -19,12 +19,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from veriscale.lean import limits
-from veriscale.lean.builtins import load_all, lookup, ops
-from veriscale.lean.builtins.nat_int import is_prime
-from veriscale.lean.builtins.optional import PARAMS, bind_named, complete_args, invoke
-from veriscale.lean.builtins.string import StrIter, split_on
-from veriscale.lean.errors import EvalError, LimitExceeded
+from veriscale.languages.lean.builtins import load_all, lookup, ops
+from veriscale.languages.lean.builtins.nat_int import is_prime
+from veriscale.languages.lean.builtins.optional import PARAMS, bind_named, complete_args, invoke
+from veriscale.languages.lean.builtins.string import StrIter, split_on
+from veriscale.languages.lean.errors import EvalError, LimitExceeded
+from veriscale.runtime import limits
 from veriscale.values.runtime import Fn, HMap, HSet, Some, Struct, default_value
 from veriscale.values.types import TCon, TFun, TVar, parse_type
 

@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from veriscale.evaluate.cases import decode_rows
-from veriscale.lean import limits
-from veriscale.lean.builtins import load_all, lookup, ops
+from veriscale.evaluate.scoring.cases import decode_rows
+from veriscale.languages.lean.builtins import load_all, lookup, ops
+from veriscale.runtime import limits
 from veriscale.values.runtime import Some
 
 load_all()
@@ -72,8 +72,8 @@ def test_float_needles_keep_leans_equality() -> None:
 
 def test_lcs_postcondition_over_two_20_element_arrays_is_decided() -> None:
     """VerinaLite verina_advanced_2 row 13: 2^20 common-subsequence candidates on each side."""
-    from veriscale.benchmarks.verina import read_task
-    from veriscale.engines.native import NativeEngine
+    from veriscale.formats.verina.dataset import read_task
+    from veriscale.languages.lean.native import NativeEngine
 
     task_dir = DATA / "verinalite" / "verina_advanced_2"
     if not task_dir.is_dir():

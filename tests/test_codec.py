@@ -369,7 +369,7 @@ def test_huge_numbers_round_trip() -> None:
 
 
 def test_all_verina_values_decode() -> None:
-    from veriscale.benchmarks.check_data import check_dataset
+    from veriscale.formats.check_data import check_dataset
 
     root = DATA / "verina"
     if not root.is_dir():

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from veriscale.engines.base import OutcomeKind
-from veriscale.engines.native import NativeEngine, NativeTaskEngine
-from veriscale.lean.limits import Limits
+from veriscale.languages.lean.native import NativeEngine, NativeTaskEngine
+from veriscale.runtime.engine import OutcomeKind
+from veriscale.runtime.limits import Limits
 from veriscale.values.types import INT, NAT, list_of
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"
@@ -46,7 +46,7 @@ def _mutate(text: str, rng: random.Random) -> str:
 def _tasks():
     if not DATA.is_dir():
         pytest.skip(f"shared Verina data not found at {DATA}")
-    from veriscale.benchmarks.verina import read_task
+    from veriscale.formats.verina.dataset import read_task
 
     return [read_task(d) for d in sorted(DATA.iterdir()) if (d / "task.json").exists()]
 

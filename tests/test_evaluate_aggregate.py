@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from veriscale.evaluate.aggregate import Score, TestResult, aggregate, combine, not_evaluated
-from veriscale.evaluate.errors import ErrorCategory, from_engine_category
-from veriscale.evaluate.passk import VERINA_FEWSHOT, mean_pass_at_k, parse_exclusions, pass_at_k
+from veriscale.evaluate.scoring.aggregate import Score, TestResult, aggregate, combine, not_evaluated
+from veriscale.evaluate.scoring.errors import ErrorCategory, from_engine_category
+from veriscale.evaluate.scoring.passk import VERINA_FEWSHOT, mean_pass_at_k, parse_exclusions, pass_at_k
 
 P = TestResult(Score.PASS)
 U = TestResult(Score.UNKNOWN, ErrorCategory.UNDECIDED, "u", "test 1")

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from veriscale.benchmarks.verina import read_task
 from veriscale.cli.app import _load_commands, app
 from veriscale.evaluate.generations import Generation, ground_truth_generation, write_generations
 from veriscale.evaluate.harness import EvalOptions, SuiteSpec, evaluate_generations
 from veriscale.evaluate.report import summarize
+from veriscale.formats.verina.dataset import read_task
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 TASKS = ("verina_basic_1", "verina_basic_10", "verina_advanced_39", "verina_advanced_38")

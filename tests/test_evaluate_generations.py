@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from veriscale.benchmarks.verina import read_task
 from veriscale.evaluate.generations import (
     Generation,
     convert_verina_output,
@@ -16,6 +15,7 @@ from veriscale.evaluate.generations import (
     read_generations,
     write_generations,
 )
+from veriscale.formats.verina.dataset import read_task
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 

@@ -11,18 +11,18 @@ from pathlib import Path
 
 import pytest
 
-from veriscale.benchmarks.verina import read_task, write_task
-from veriscale.engines.base import Verdict
-from veriscale.engines.factory import make_engine
-from veriscale.engines.lean_toolchain.project import lean_status
-from veriscale.evaluate.aggregate import Score
-from veriscale.evaluate.cases import decode_rows
-from veriscale.evaluate.codegen import CodeOptions, evaluate_code
-from veriscale.evaluate.errors import ErrorCategory
 from veriscale.evaluate.generations import Generation, ground_truth_generation
 from veriscale.evaluate.harness import EvalOptions, SuiteSpec, evaluate_generations
-from veriscale.evaluate.proofgen import evaluate_proof_sample
-from veriscale.evaluate.specgen import SPEC_METRICS, SpecOptions, evaluate_spec
+from veriscale.evaluate.scoring.aggregate import Score
+from veriscale.evaluate.scoring.cases import decode_rows
+from veriscale.evaluate.scoring.codegen import CodeOptions, evaluate_code
+from veriscale.evaluate.scoring.errors import ErrorCategory
+from veriscale.evaluate.scoring.proofgen import evaluate_proof_sample
+from veriscale.evaluate.scoring.specgen import SPEC_METRICS, SpecOptions, evaluate_spec
+from veriscale.formats.verina.dataset import read_task, write_task
+from veriscale.languages.lean.engines import make_engine
+from veriscale.languages.lean.toolchain.project import lean_status
+from veriscale.runtime.engine import Verdict
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 GT_TASKS = ("verina_basic_1", "verina_basic_10", "verina_advanced_39", "verina_advanced_38", "verina_basic_2")
@@ -299,7 +299,7 @@ def test_rows_the_suites_own_reference_contradicts_are_left_out() -> None:
     d = DATA / "verinalite" / "verina_basic_16"
     if not d.is_dir():
         pytest.skip(f"shared data folder {d} is absent")
-    from veriscale.evaluate.cases import exclude_contradicted
+    from veriscale.evaluate.scoring.cases import exclude_contradicted
 
     task = read_task(d)
     gen = ground_truth_generation(task, kinds=["code"])

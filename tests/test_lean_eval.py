@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from veriscale.lean import limits
-from veriscale.lean.errors import ElabError, LeanError, LimitExceeded, Undecided, Unsupported
-from veriscale.lean.program import TaskProgram
+from veriscale.languages.lean.errors import ElabError, LeanError, LimitExceeded, Undecided, Unsupported
+from veriscale.languages.lean.program import TaskProgram
+from veriscale.runtime import limits
 from veriscale.values.runtime import HMap, LeanSource, Some, Struct
 from veriscale.values.types import (
     BOOL,

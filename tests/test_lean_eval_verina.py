@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from veriscale.lean import limits
-from veriscale.lean.errors import LeanError, Unsupported
-from veriscale.lean.program import SECTION_ORDER, TaskProgram
+from veriscale.languages.lean.errors import LeanError, Unsupported
+from veriscale.languages.lean.program import SECTION_ORDER, TaskProgram
+from veriscale.runtime import limits
 from veriscale.values.codec import DecodeError, values_equal
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"
@@ -111,7 +111,7 @@ def check_task(task: Any) -> TaskReport:
 def load_tasks() -> list[Any]:
     if not DATA.is_dir():
         pytest.skip(f"shared Verina data not found at {DATA}")
-    from veriscale.benchmarks.verina import read_dataset
+    from veriscale.formats.verina.dataset import read_dataset
 
     return read_dataset(DATA)
 

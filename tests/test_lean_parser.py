@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from veriscale.lean import ast as A
-from veriscale.lean.errors import LeanParseError
-from veriscale.lean.lexer import tokenize
-from veriscale.lean.parser import parse_body, parse_expr, parse_module
-from veriscale.lean.printer import strip_pos
+from veriscale.languages.lean import ast as A
+from veriscale.languages.lean.errors import LeanParseError
+from veriscale.languages.lean.lexer import tokenize
+from veriscale.languages.lean.parser import parse_body, parse_expr, parse_module
+from veriscale.languages.lean.printer import strip_pos
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 EXPR_SECTIONS = ("precond", "postcond", "code")

@@ -17,13 +17,13 @@ from typer.testing import CliRunner
 
 from lean_toolchain_fixtures import ScriptedLean, tiny_rule, tiny_task, write_tiny_task
 from veriscale.cli.app import _load_commands, app
-from veriscale.engines.base import Outcome, OutcomeKind, Verdict
-from veriscale.engines.factory import make_engine
-from veriscale.engines.lean_toolchain.engine import LeanToolchainEngine
-from veriscale.engines.lean_toolchain.project import ENV_LAKE, ENV_PROJECT, LeanUnavailable
-from veriscale.engines.native import NativeEngine
-from veriscale.evaluate.crosscheck import Item, cross_check, enumerate_items, sample_items
+from veriscale.evaluate.checks.crosscheck import Item, cross_check, enumerate_items, sample_items
 from veriscale.examples import tiny_path
+from veriscale.languages.lean.engines import make_engine
+from veriscale.languages.lean.native import NativeEngine
+from veriscale.languages.lean.toolchain.engine import LeanToolchainEngine
+from veriscale.languages.lean.toolchain.project import ENV_LAKE, ENV_PROJECT, LeanUnavailable
+from veriscale.runtime.engine import Outcome, OutcomeKind, Verdict
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -130,7 +130,7 @@ def test_cross_check_agreement_and_disagreement(tmp_path: Path) -> None:
 def test_cross_check_cli_with_scripted_lean(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     data = tmp_path / "data"
     write_tiny_task(data)
-    import veriscale.engines.factory as factory
+    import veriscale.languages.lean.engines as factory
 
     def fake_make_engine(name: str, **opts: Any) -> Any:
         if name == "lean":

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from lean_toolchain_fixtures import ScriptedLean, ints, tiny_rule, tiny_task
-from veriscale.engines.base import OutcomeKind, Truth
-from veriscale.engines.lean_toolchain.engine import LeanToolchainEngine
-from veriscale.engines.lean_toolchain.runner import RunResult
-from veriscale.evaluate.groundtruth import check_task
+from veriscale.evaluate.checks.verina import check_task
+from veriscale.languages.lean.toolchain.engine import LeanToolchainEngine
+from veriscale.languages.lean.toolchain.runner import RunResult
+from veriscale.runtime.engine import OutcomeKind, Truth
 
 
 @pytest.fixture

@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 
 from lean_toolchain_fixtures import DATA, tiny_task, write_task
-from veriscale.benchmarks.verina import read_task
-from veriscale.engines.base import OutcomeKind, Truth
-from veriscale.engines.lean_toolchain.engine import LeanToolchainEngine
-from veriscale.engines.lean_toolchain.project import ENV_PROJECT, LeanProject, lean_status
-from veriscale.engines.lean_toolchain.proofgen import evaluate_proof
-from veriscale.evaluate.groundtruth import check_task
+from veriscale.evaluate.checks.verina import check_task
+from veriscale.formats.verina.dataset import read_task
+from veriscale.languages.lean.toolchain.engine import LeanToolchainEngine
+from veriscale.languages.lean.toolchain.project import ENV_PROJECT, LeanProject, lean_status
+from veriscale.languages.lean.toolchain.proofgen import evaluate_proof
+from veriscale.runtime.engine import OutcomeKind, Truth
 
 ENABLE = (
     f"{ENV_PROJECT}=/path/to/lean/project .venv/bin/python -m pytest -m lean tests/test_lean_toolchain_live.py "

@@ -17,14 +17,14 @@ from collections.abc import Sequence
 
 import pytest
 
-from veriscale.engines.lean_toolchain.parse import (
+from veriscale.languages.lean.toolchain.parse import (
     classify_guard,
     classify_plausible,
     missing_name_error,
     parse_output,
     read_value,
 )
-from veriscale.engines.lean_toolchain.render import LeanFile, TaskSource, render_check_file
+from veriscale.languages.lean.toolchain.render import LeanFile, TaskSource, render_check_file
 from veriscale.values.runtime import HMap, Some, Struct
 from veriscale.values.structs import parse_structures
 from veriscale.values.types import parse_type

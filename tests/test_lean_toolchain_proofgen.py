@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 
 from lean_toolchain_fixtures import tiny_task
-from veriscale.engines.lean_toolchain.engine import LeanToolchainEngine
-from veriscale.engines.lean_toolchain.forbidden import ForbiddenPolicy, lean_tokens
-from veriscale.engines.lean_toolchain.project import ENV_PROJECT
-from veriscale.engines.lean_toolchain.proofgen import NOT_EVALUATED, evaluate_proof, render_proof_file
-from veriscale.engines.lean_toolchain.render import TaskSource
-from veriscale.engines.lean_toolchain.runner import RunResult
+from veriscale.languages.lean.toolchain.engine import LeanToolchainEngine
+from veriscale.languages.lean.toolchain.forbidden import ForbiddenPolicy, lean_tokens
+from veriscale.languages.lean.toolchain.project import ENV_PROJECT
+from veriscale.languages.lean.toolchain.proofgen import NOT_EVALUATED, evaluate_proof, render_proof_file
+from veriscale.languages.lean.toolchain.render import TaskSource
+from veriscale.languages.lean.toolchain.runner import RunResult
 
 POLICY = ForbiddenPolicy()
 

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from lean_toolchain_fixtures import DATA, GOLDEN, tiny_task
-from veriscale.benchmarks.verina import read_task
-from veriscale.engines.lean_toolchain.proofgen import render_proof_file
-from veriscale.engines.lean_toolchain.render import (
+from veriscale.formats.verina.dataset import read_task
+from veriscale.languages.lean.toolchain.proofgen import render_proof_file
+from veriscale.languages.lean.toolchain.render import (
     PLAUSIBLE_TACTIC,
     LeanFile,
     TaskSource,

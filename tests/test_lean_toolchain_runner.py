@@ -19,14 +19,14 @@ from pathlib import Path
 
 import pytest
 
-from veriscale.engines.lean_toolchain.project import (
+from veriscale.languages.lean.toolchain.project import (
     ENV_LAKE,
     ENV_PROJECT,
     LeanUnavailable,
     lean_status,
     locate_project,
 )
-from veriscale.engines.lean_toolchain.runner import (
+from veriscale.languages.lean.toolchain.runner import (
     Attempt,
     Failure,
     LeanRunner,

@@ -6,9 +6,9 @@ import time
 
 import pytest
 
-from veriscale.engines.base import Truth
-from veriscale.engines.native import NativeTaskEngine
-from veriscale.lean.limits import Limits
+from veriscale.languages.lean.native import NativeTaskEngine
+from veriscale.runtime.engine import Truth
+from veriscale.runtime.limits import Limits
 from veriscale.values.types import BOOL, INT, NAT, Type
 
 

@@ -174,7 +174,7 @@ def test_template_override_directory(tmp_path: Path) -> None:
 def test_prompts_from_real_tasks() -> None:
     if not DATA.is_dir():
         pytest.skip(f"{DATA} is absent: the shared Verina data is needed for this test")
-    from veriscale.benchmarks.verina import read_task
+    from veriscale.formats.verina.dataset import read_task
     from veriscale.llm import fields as F
     from veriscale.llm import get_template
 

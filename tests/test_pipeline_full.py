@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from veriscale.benchmarks.verina import read_task
+from veriscale.formats.verina.dataset import read_task
 from veriscale.pipeline.config import PipelineConfig
-from veriscale.pipeline.executor import LocalExecutor
 from veriscale.pipeline.inputs.mutate import input_key
 from veriscale.pipeline.inputs.stage import STAGE, run_inputs_stage
 from veriscale.pipeline.rundir import RunDir
 from veriscale.pipeline.summary import summarize_inputs
+from veriscale.runtime.executor import LocalExecutor
 from veriscale.values.codec import decode
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"

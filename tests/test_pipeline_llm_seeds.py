@@ -13,9 +13,9 @@ from llm_fake_server import FakeOpenAI
 from veriscale.cli.app import _load_commands, app
 from veriscale.llm.config import LLMConfig
 from veriscale.pipeline.config import PipelineConfig
-from veriscale.pipeline.executor import SerialExecutor
 from veriscale.pipeline.inputs.stage import STAGE, run_inputs_stage
 from veriscale.pipeline.rundir import RunDir
+from veriscale.runtime.executor import SerialExecutor
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"
 pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason="../shared/data/verina is absent")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from veriscale.benchmarks.verina import read_task
+from veriscale.formats.verina.dataset import read_task
 from veriscale.pipeline.config import MutationSettings
 from veriscale.pipeline.inputs.mutate import (
     APPEND_VALUES,

@@ -14,15 +14,15 @@ from typing import Any
 import pytest
 
 from llm_fake_server import FakeOpenAI, ok, status
-from veriscale.benchmarks.verina import Task, read_task
-from veriscale.engines.native import NativeEngine
+from veriscale.formats.verina.dataset import Task, read_task
+from veriscale.languages.lean.native import NativeEngine
+from veriscale.languages.lean.validate import ADVERSARY_POLICY, check_definition, expected_def
+from veriscale.languages.lean.weaken import weakened_specs
 from veriscale.llm.config import LLMConfig
 from veriscale.llm.runner import ModelRunner
 from veriscale.pipeline.config import OutputsSettings
 from veriscale.pipeline.outputs.llm_adversaries import ModelAdversary, model_adversaries
 from veriscale.pipeline.outputs.llm_specs import NO_MODEL, ModelSpec, model_specs
-from veriscale.pipeline.outputs.validate import ADVERSARY_POLICY, check_definition, expected_def
-from veriscale.pipeline.outputs.weaken import weakened_specs
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"
 pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason="../shared/data/verina is absent")
@@ -276,9 +276,9 @@ def test_names_are_never_repaired_by_stripping_digits() -> None:
 
 def test_every_ground_truth_definition_passes_and_splits_back() -> None:
     """The checks accept what the benchmark itself writes, and the split gives back its sections."""
-    from veriscale.benchmarks.verina import read_dataset
+    from veriscale.formats.verina.dataset import read_dataset
+    from veriscale.languages.lean.validate import SPEC_POLICY, main_name, normalized
     from veriscale.llm.fields import definition_text
-    from veriscale.pipeline.outputs.validate import SPEC_POLICY, main_name, normalized
 
     n = 0
     for t in read_dataset(DATA):

@@ -9,11 +9,11 @@ import pytest
 
 from llm_fake_server import FakeOpenAI
 from test_pipeline_outputs_llm import responder, runner_for
-from veriscale.benchmarks.verina import read_task
-from veriscale.engines.native import NativeEngine
+from veriscale.formats.verina.dataset import read_task
+from veriscale.languages.adversary import make_adversary
+from veriscale.languages.lean.native import NativeEngine
 from veriscale.pipeline.config import PipelineConfig
 from veriscale.pipeline.inputs.stage import expand_task
-from veriscale.pipeline.outputs.model import make_adversary
 from veriscale.pipeline.outputs.stage import expand_task_outputs
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"
@@ -63,10 +63,10 @@ def test_model_specs_and_red_team_feed_the_attack(fake: FakeOpenAI) -> None:
 def test_scale_with_a_model_runs_specs_and_red_team_in_the_workers(fake: FakeOpenAI, tmp_path: Path) -> None:
     """The model config travels to the worker processes; the models asked are recorded in the run config."""
     from veriscale.llm.config import LLMConfig, StageConfig
-    from veriscale.pipeline.executor import LocalExecutor
     from veriscale.pipeline.outputs.stage import with_models
     from veriscale.pipeline.rundir import RunDir
     from veriscale.pipeline.scale import run_scale
+    from veriscale.runtime.executor import LocalExecutor
 
     llm = LLMConfig(
         model="red-model",

@@ -8,17 +8,17 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from veriscale.benchmarks.verina import read_task
 from veriscale.cli.app import _load_commands, app
-from veriscale.engines.native import NativeEngine
+from veriscale.formats.verina.dataset import read_task
+from veriscale.languages.lean.mutants import aux_mutant_adversaries
+from veriscale.languages.lean.native import NativeEngine
+from veriscale.languages.lean.weaken import weakened_specs
 from veriscale.pipeline.config import PipelineConfig
-from veriscale.pipeline.executor import SerialExecutor
 from veriscale.pipeline.inputs.stage import run_inputs_stage
 from veriscale.pipeline.outputs.adversaries import AttackConfig, Case, attack
-from veriscale.pipeline.outputs.mutants import aux_mutant_adversaries
 from veriscale.pipeline.outputs.stage import STAGE, run_outputs_stage
-from veriscale.pipeline.outputs.weaken import weakened_specs
 from veriscale.pipeline.rundir import DONE, RunDir
+from veriscale.runtime.executor import SerialExecutor
 from veriscale.values import codec
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"
@@ -127,7 +127,7 @@ def test_non_terminating_mutants_are_dropped_quickly() -> None:
     """verina_basic_70: ``loop (n + 1)`` → ``loop (n - 1)`` recurses forever on some inputs."""
     import time
 
-    from veriscale.pipeline.outputs.mutants import mutant_adversaries
+    from veriscale.languages.lean.mutants import mutant_adversaries
     from veriscale.pipeline.outputs.stage import _adversary_engine
 
     task = read_task(DATA / "verina_basic_70")

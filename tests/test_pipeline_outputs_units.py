@@ -6,15 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from veriscale.benchmarks.verina import read_task
-from veriscale.engines.native import NativeEngine
-from veriscale.lean.parser import parse_expr, parse_module
-from veriscale.lean.printer import print_expr
-from veriscale.pipeline.outputs.mutants import aux_mutant_adversaries, mutant_adversaries
+from veriscale.formats.verina.dataset import read_task
+from veriscale.languages.lean.mutants import aux_mutant_adversaries, mutant_adversaries
+from veriscale.languages.lean.native import NativeEngine
+from veriscale.languages.lean.parser import parse_expr, parse_module
+from veriscale.languages.lean.printer import print_expr
+from veriscale.languages.lean.templates import template_adversaries
+from veriscale.languages.lean.weaken import weakened_specs
+from veriscale.languages.tree import text_id
 from veriscale.pipeline.outputs.outmut import output_mutations
-from veriscale.pipeline.outputs.templates import template_adversaries
-from veriscale.pipeline.outputs.tree import text_id
-from veriscale.pipeline.outputs.weaken import weakened_specs
 from veriscale.values import codec
 from veriscale.values.types import parse_type
 

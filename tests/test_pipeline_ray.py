@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from veriscale.pipeline.config import PipelineConfig
-from veriscale.pipeline.executor import LocalExecutor, RayExecutor, make_executor
 from veriscale.pipeline.inputs.stage import STAGE, run_inputs_stage
 from veriscale.pipeline.rundir import RunDir
+from veriscale.runtime.executor import LocalExecutor, RayExecutor, make_executor
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"
 TASKS = ["verina_basic_1", "verina_basic_16", "verina_basic_104", "verina_advanced_13"]
@@ -47,7 +47,7 @@ def _compare(tmp_path: Path) -> None:
 def test_ray_executor_unavailable_message() -> None:
     if RayExecutor.available():
         pytest.skip("ray is installed here")
-    from veriscale.pipeline.executor import ExecutorUnavailable
+    from veriscale.runtime.executor import ExecutorUnavailable
 
     with pytest.raises(ExecutorUnavailable, match=r"pip install 'veriscale\[ray\]'"):
         make_executor("ray")

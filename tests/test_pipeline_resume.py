@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from veriscale.pipeline.config import PipelineConfig
-from veriscale.pipeline.executor import SerialExecutor
 from veriscale.pipeline.inputs.stage import STAGE, run_inputs_stage
 from veriscale.pipeline.rundir import RunDir
+from veriscale.runtime.executor import SerialExecutor
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"
 pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason="../shared/data/verina is absent")
@@ -28,7 +28,7 @@ import sys, time
 from pathlib import Path
 import veriscale.pipeline.inputs.stage as stage
 from veriscale.pipeline.config import PipelineConfig
-from veriscale.pipeline.executor import SerialExecutor
+from veriscale.runtime.executor import SerialExecutor
 from veriscale.pipeline.rundir import RunDir
 
 bench, run, delay, tasks = Path(sys.argv[1]), Path(sys.argv[2]), float(sys.argv[3]), sys.argv[4].split(",")

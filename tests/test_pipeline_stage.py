@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from veriscale.benchmarks.verina import read_task
 from veriscale.cli.app import _load_commands, app
+from veriscale.formats.verina.dataset import read_task
 from veriscale.pipeline.config import (
     ConfigMismatch,
     PipelineConfig,
@@ -20,11 +20,11 @@ from veriscale.pipeline.config import (
     load_pipeline_config,
     stable_seed,
 )
-from veriscale.pipeline.executor import LocalExecutor, SerialExecutor, make_executor
 from veriscale.pipeline.inputs.mutate import input_key
 from veriscale.pipeline.inputs.stage import STAGE, expand_task, make_engine, run_inputs_stage
 from veriscale.pipeline.rundir import DONE, FAILED, RunDir, resolve_run_dir
 from veriscale.pipeline.summary import summarize_inputs
+from veriscale.runtime.executor import LocalExecutor, SerialExecutor, make_executor
 from veriscale.values.codec import decode
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"

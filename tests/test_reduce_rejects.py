@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from veriscale.benchmarks.verina import read_task
+from veriscale.formats.verina.dataset import read_task
 from veriscale.reduce.rejects import (
     FeatureView,
     Selection,

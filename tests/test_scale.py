@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from veriscale.benchmarks.verina import read_dataset
 from veriscale.cli.app import _load_commands, app
+from veriscale.formats.verina.dataset import read_dataset
 from veriscale.pipeline.config import PipelineConfig
-from veriscale.pipeline.executor import SerialExecutor
 from veriscale.pipeline.rundir import RunDir
 from veriscale.pipeline.scale import run_scale
+from veriscale.runtime.executor import SerialExecutor
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 # a list task, a String task, a task with reject inputs, a task with several correct answers
@@ -120,7 +120,7 @@ def test_real_tasks_kill_preservation_and_clean_check(tmp_path: Path) -> None:
 @pytest.mark.skipif(not (SHARED / "verina").is_dir(), reason="shared Verina data not found")
 def test_full_offline_run_preserves_every_kill(tmp_path: Path) -> None:
     """All 189 Verina tasks: Lite kills every adversary Plus kills, in every task (several minutes)."""
-    from veriscale.pipeline.executor import LocalExecutor
+    from veriscale.runtime.executor import LocalExecutor
 
     with RunDir.open(tmp_path / "all", PipelineConfig()) as rd:
         rep = run_scale(SHARED / "verina", rd, LocalExecutor(workers=2))

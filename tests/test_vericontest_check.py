@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from veriscale.rust.compile import rustc_available
+from veriscale.languages.verus.compile import rustc_available
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "vericontest"
 
@@ -19,7 +19,7 @@ pytestmark = [
 
 
 def test_check_a_handful_of_problems() -> None:
-    from veriscale.evaluate.vericontest_check import run_vericontest_check, summarize
+    from veriscale.evaluate.checks.vericontest import run_vericontest_check, summarize
 
     checks = run_vericontest_check(DATA, only=["lc7", "lc2486", "lc905", "lc303", "cf1006C", "cf1077C"])
     s = summarize(checks)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from veriscale.rust.erase import EraseError, erase
+from veriscale.languages.verus.erase import EraseError, erase
 
 
 def norm(text: str) -> str:
@@ -198,9 +198,9 @@ DATA = __import__("pathlib").Path(__file__).resolve().parents[2] / "shared" / "d
 
 @pytest.mark.parametrize("problem", ["leetcode/lc2486", "leetcode/lc1039", "codeforces/cf1006C"])
 def test_erased_ground_truth_compiles(problem: str) -> None:
-    from veriscale.benchmarks.vericontest import read_problem
-    from veriscale.rust.compile import rustc_available
-    from veriscale.rust.reference import ProblemRunner
+    from veriscale.formats.vericontest.dataset import read_problem
+    from veriscale.languages.verus.compile import rustc_available
+    from veriscale.languages.verus.reference import ProblemRunner
 
     if not rustc_available():
         pytest.skip("rustc is not installed")

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from veriscale.engines.base import OutcomeKind
-from veriscale.rust.compile import compile_program, rustc_available
-from veriscale.rust.execute import ExecLimits, run_json_lines, run_program
-from veriscale.rust.harness import json_harness
+from veriscale.languages.verus.compile import compile_program, rustc_available
+from veriscale.languages.verus.execute import ExecLimits, run_json_lines, run_program
+from veriscale.languages.verus.harness import json_harness
+from veriscale.runtime.engine import OutcomeKind
 from veriscale.values.rust_types import parse_rust_type as T
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "vericontest"
@@ -111,7 +111,7 @@ def test_compile_cache_and_errors(tmp_path: Path) -> None:
 
 
 def _problem(rel: str):
-    from veriscale.benchmarks.vericontest import read_problem
+    from veriscale.formats.vericontest.dataset import read_problem
 
     d = DATA / rel
     if not d.is_dir():
@@ -120,7 +120,7 @@ def _problem(rel: str):
 
 
 def test_reference_lc7_engine() -> None:
-    from veriscale.engines.vericontest import VeriContestEngine
+    from veriscale.languages.verus.engine import VeriContestEngine
 
     p = _problem("leetcode/lc7")
     te = VeriContestEngine().for_task(p)
@@ -131,7 +131,7 @@ def test_reference_lc7_engine() -> None:
 
 
 def test_reference_vstd_shims_lc2486_and_lc566() -> None:
-    from veriscale.engines.vericontest import VeriContestEngine
+    from veriscale.languages.verus.engine import VeriContestEngine
 
     te = VeriContestEngine().for_task(_problem("leetcode/lc2486"))  # unicode_len / get_char
     assert te.run({"s": "coaching", "t": "coding"}).value == 4
@@ -140,7 +140,7 @@ def test_reference_vstd_shims_lc2486_and_lc566() -> None:
 
 
 def test_candidate_code_is_erased_and_faults_are_outcomes() -> None:
-    from veriscale.engines.vericontest import VeriContestEngine
+    from veriscale.languages.verus.engine import VeriContestEngine
 
     p = _problem("leetcode/lc7")
     te = VeriContestEngine().for_task(p, {"code": p.verified})  # Verus source: erased first
@@ -155,7 +155,7 @@ def test_candidate_code_is_erased_and_faults_are_outcomes() -> None:
 
 
 def test_codeforces_traced_program() -> None:
-    from veriscale.rust.reference import ProblemRunner, normalize_stdout
+    from veriscale.languages.verus.reference import ProblemRunner, normalize_stdout
 
     p = _problem("codeforces/cf1006C")
     r = ProblemRunner(p)
@@ -167,7 +167,7 @@ def test_codeforces_traced_program() -> None:
 
 
 def test_struct_argument_and_self_methods() -> None:
-    from veriscale.engines.vericontest import VeriContestEngine
+    from veriscale.languages.verus.engine import VeriContestEngine
 
     p = _problem("leetcode/lc1095")  # &MountainArray argument, given as its field
     te = VeriContestEngine().for_task(p)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from veriscale.benchmarks.vericontest import (
+from veriscale.formats.vericontest.dataset import (
     discover_problems,
     is_vericontest_root,
     parse_assignments,

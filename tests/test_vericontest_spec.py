@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from veriscale.engines.base import Truth
-from veriscale.lean.limits import Limits
-from veriscale.rust.lexer import tokenize
-from veriscale.rust.verus_spec import SpecLoadError, SpecProgram
-from veriscale.rust.verus_spec.ast import Binary, Chain, Quant
-from veriscale.rust.verus_spec.parser import ExprParser
+from veriscale.languages.verus.lexer import tokenize
+from veriscale.languages.verus.spec import SpecLoadError, SpecProgram
+from veriscale.languages.verus.spec.ast import Binary, Chain, Quant
+from veriscale.languages.verus.spec.parser import ExprParser
+from veriscale.runtime.engine import Truth
+from veriscale.runtime.limits import Limits
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "vericontest"
 

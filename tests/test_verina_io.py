@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from veriscale.benchmarks.sections import SectionError, parse_sections
-from veriscale.benchmarks.verina import (
+from veriscale.examples import tiny_path
+from veriscale.formats.verina.dataset import (
     DatasetError,
     read_dataset,
     read_task,
@@ -17,7 +17,7 @@ from veriscale.benchmarks.verina import (
     write_dataset,
     write_task,
 )
-from veriscale.examples import tiny_path
+from veriscale.languages.lean.sections import SectionError, parse_sections
 from veriscale.values.codec import DecodeError
 from veriscale.values.runtime import Struct
 from veriscale.values.types import INT, TCon

@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..benchmarks.verina import Task
+from ..formats.verina.dataset import Task
 from ..values import codec
 from ..values.codec import DecodeError
 from ..values.types import TCon, Type

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..benchmarks.verina import read_task
+from ..formats.verina.dataset import read_task
 from ..pipeline.inputs.stage import select_task_dirs
 from ..pipeline.reduce import STAGE as REDUCE_STAGE
 from ..pipeline.rundir import RunDir, atomic_write_json

@@ -11,7 +11,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from ..benchmarks.verina import RejectInput, Task, TestCase, write_task
+from ..formats.verina.dataset import RejectInput, Task, TestCase, write_task
 from ..pipeline.rundir import atomic_write_json
 
 __all__ = ["PROVENANCE_FILE", "write_suite_task"]

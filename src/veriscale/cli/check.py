@@ -15,7 +15,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ..evaluate.groundtruth import CHECKS, CheckReport, Finding, TaskReport, merge_reports
+from ..evaluate.checks.verina import CHECKS, CheckReport, Finding, TaskReport, merge_reports
 from .app import app
 
 console = Console()
@@ -43,9 +43,9 @@ class CheckJob:
 
 
 def _check_one(job: CheckJob) -> TaskReport:
-    from ..benchmarks.verina import DatasetError, read_task
-    from ..engines.factory import make_engine
-    from ..evaluate.groundtruth import check_task
+    from ..evaluate.checks.verina import check_task
+    from ..formats.verina.dataset import DatasetError, read_task
+    from ..languages.lean.engines import make_engine
 
     path = Path(job.task_dir)
     try:
@@ -157,19 +157,19 @@ def check_cmd(
     ] = None,
 ) -> None:
     """Run the ground truth of every task on every row and report agreement per check."""
-    from ..benchmarks.vericontest import is_vericontest_root
+    from ..formats.vericontest.dataset import is_vericontest_root
 
     if is_vericontest_root(directory):  # VeriContest layout: its own check (see evaluate.vericontest_check)
-        from ..evaluate.vericontest_check import check_command
+        from ..evaluate.checks.vericontest import check_command
 
         check_command(directory, as_json=as_json, jobs=jobs, timeout=timeout, only=task, max_list=max_list)
         return
-    from ..engines.factory import ENGINE_NAMES
+    from ..languages.lean.engines import ENGINE_NAMES
 
     if engine not in ENGINE_NAMES:
         raise typer.BadParameter(f"choose from {', '.join(ENGINE_NAMES)}", param_hint="--engine")
     if engine == "lean":
-        from ..engines.lean_toolchain.project import lean_status
+        from ..languages.lean.toolchain.project import lean_status
 
         project, why = lean_status()
         if project is None:

@@ -11,8 +11,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ..benchmarks.check_data import CheckReport, check_dataset
-from ..benchmarks.verina import DatasetError
+from ..formats.check_data import CheckReport, check_dataset
+from ..formats.verina.dataset import DatasetError
 from .app import app
 
 

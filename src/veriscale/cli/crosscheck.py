@@ -34,8 +34,8 @@ def cross_check_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
     """Compare the native engine with the real Lean toolchain on a deterministic sample of checks."""
-    from ..engines.factory import make_engine
-    from ..engines.lean_toolchain.project import LeanUnavailable
+    from ..languages.lean.engines import make_engine
+    from ..languages.lean.toolchain.project import LeanUnavailable
 
     try:
         lean = make_engine("lean", lean_project=lean_project, lean_timeout=lean_timeout)
@@ -43,8 +43,8 @@ def cross_check_cmd(
         typer.echo(f"cross-check: Lean toolchain unavailable: {exc}", err=True)
         raise typer.Exit(2) from None
 
-    from ..benchmarks.verina import DatasetError, discover_task_dirs, read_task
-    from ..evaluate.crosscheck import cross_check
+    from ..evaluate.checks.crosscheck import cross_check
+    from ..formats.verina.dataset import DatasetError, discover_task_dirs, read_task
 
     tasks = []
     for d in discover_task_dirs(directory):

@@ -102,19 +102,19 @@ def evaluate_cmd(
 
     CodeGen counts a timed-out run as a failure (Verina's harness counts it as a pass).
     """
-    from ..engines.factory import ENGINE_NAMES
-    from ..evaluate.errors import LABELS, ErrorCategory
     from ..evaluate.generations import convert_verina_output, read_generations
     from ..evaluate.harness import EvalOptions, evaluate_generations, resolve_suites
-    from ..evaluate.passk import parse_exclusions
     from ..evaluate.report import comparison_tables, write_outputs
+    from ..evaluate.scoring.errors import LABELS, ErrorCategory
+    from ..evaluate.scoring.passk import parse_exclusions
+    from ..languages.lean.engines import ENGINE_NAMES
 
     console = Console()
     err = Console(stderr=True)
     if engine not in ENGINE_NAMES:
         raise typer.BadParameter(f"choose from {', '.join(ENGINE_NAMES)}", param_hint="--engine")
     if engine == "lean":
-        from ..engines.lean_toolchain.project import lean_status
+        from ..languages.lean.toolchain.project import lean_status
 
         project, why = lean_status()
         if project is None:

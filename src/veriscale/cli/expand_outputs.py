@@ -57,11 +57,11 @@ def outputs_command(
     from ..llm.config import ConfigError
     from ..llm.offline import model_available
     from ..pipeline.config import PipelineConfig, PipelineConfigError
-    from ..pipeline.executor import ExecutorUnavailable, make_executor
     from ..pipeline.inputs.stage import STAGE as INPUTS_STAGE
     from ..pipeline.inputs.stage import select_task_dirs
     from ..pipeline.outputs.stage import STAGE, run_outputs_stage, with_models
     from ..pipeline.rundir import RunDir, resolve_run_dir
+    from ..runtime.executor import ExecutorUnavailable, make_executor
 
     console = Console(stderr=as_json)
     root = resolve_run_dir(run, runs_dir)

@@ -67,7 +67,7 @@ def lean_unavailable(engine_name: str) -> str | None:
     """Why the configured engine cannot run here (None: it can)."""
     if engine_name != "lean":
         return None
-    from ..engines.lean_toolchain.project import lean_status
+    from ..languages.lean.toolchain.project import lean_status
 
     project, why = lean_status()
     return None if project is not None else f"Lean toolchain unavailable: {why}"

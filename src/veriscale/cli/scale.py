@@ -56,11 +56,11 @@ def scale_command(
     from ..llm.config import ConfigError
     from ..llm.offline import model_available
     from ..pipeline.config import PipelineConfigError, load_pipeline_config
-    from ..pipeline.executor import ExecutorUnavailable, make_executor
     from ..pipeline.inputs.stage import select_task_dirs
     from ..pipeline.outputs.stage import with_models
     from ..pipeline.rundir import RunDir
     from ..pipeline.scale import run_scale
+    from ..runtime.executor import ExecutorUnavailable, make_executor
     from .stats import _console, render_table
 
     if example:

@@ -10,8 +10,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ..benchmarks.stats import METRICS, DatasetStats, dataset_stats, multiplier
-from ..benchmarks.verina import DatasetError
+from ..formats.stats import METRICS, DatasetStats, dataset_stats, multiplier
+from ..formats.verina.dataset import DatasetError
 from .app import app
 
 
@@ -85,7 +85,7 @@ def render_adequacy(summaries: list[dict[str, Any]], seconds: float, jobs: int) 
 
 
 def _adequacy(dirs: list[Path], as_json: bool, jobs: int, tasks: list[str] | None, adversaries: bool) -> None:
-    from ..evaluate.adequacy import adequacy_report
+    from ..evaluate.checks.adequacy import adequacy_report
 
     pool = None
     if adversaries:

@@ -67,7 +67,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..benchmarks.sections import SECTION_DEFAULTS
+from ..languages.lean.sections import SECTION_DEFAULTS
 
 __all__ = [
     "KINDS",

@@ -30,14 +30,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..benchmarks.verina import discover_task_dirs, task_sort_key
-from ..lean.limits import cap_address_space, worker_memory_bytes
-from .aggregate import MetricResult, Score, TestResult, aggregate
-from .codegen import CODE_METRICS
-from .errors import ErrorCategory
+from ..formats.verina.dataset import discover_task_dirs, task_sort_key
+from ..runtime.limits import cap_address_space, worker_memory_bytes
 from .generations import KINDS, Generation
-from .proofgen import PROOF_METRICS
-from .specgen import SPEC_METRICS
+from .scoring.aggregate import MetricResult, Score, TestResult, aggregate
+from .scoring.codegen import CODE_METRICS
+from .scoring.errors import ErrorCategory
+from .scoring.proofgen import PROOF_METRICS
+from .scoring.specgen import SPEC_METRICS
 
 __all__ = [
     "METRICS_BY_KIND",
@@ -173,7 +173,7 @@ _ENGINES: dict[tuple[str, str], Any] = {}
 def _engine(name: str, opts: dict[str, Any]) -> Any:
     key = (name, json.dumps(opts, sort_keys=True))
     if key not in _ENGINES:
-        from ..engines.factory import make_engine
+        from ..languages.lean.engines import make_engine
 
         _ENGINES[key] = make_engine(name, **opts)
     return _ENGINES[key]
@@ -181,8 +181,8 @@ def _engine(name: str, opts: dict[str, Any]) -> Any:
 
 @lru_cache(maxsize=4)
 def _load(task_dir: str, validate: bool = True) -> tuple[Any, Any]:
-    from ..benchmarks.verina import read_task
-    from .cases import decode_rows, exclude_contradicted
+    from ..formats.verina.dataset import read_task
+    from .scoring.cases import decode_rows, exclude_contradicted
 
     task = read_task(task_dir)
     rows = decode_rows(task)
@@ -227,8 +227,8 @@ def _internal_error(job: Job, reason: str) -> list[dict[str, Any]]:
 
 
 def _warm_worker(i: int) -> int:
-    from ..lean import program  # noqa: F401  (the evaluator: the slow import)
-    from . import codegen, proofgen, specgen  # noqa: F401
+    from ..languages.lean import program  # noqa: F401  (the evaluator: the slow import)
+    from .scoring import codegen, proofgen, specgen  # noqa: F401
 
     time.sleep(0.05)  # keep this worker busy so the next warm-up call reaches another one
     return i
@@ -240,9 +240,9 @@ def _sample_key(kind: str, g: Generation) -> tuple[str, ...]:
 
 def run_job(job: Job) -> list[dict[str, Any]]:
     """Evaluate every sample of one task for one kind (runs in a worker process)."""
-    from .codegen import CodeOptions, evaluate_code
-    from .proofgen import evaluate_proof_sample
-    from .specgen import SpecOptions, evaluate_spec
+    from .scoring.codegen import CodeOptions, evaluate_code
+    from .scoring.proofgen import evaluate_proof_sample
+    from .scoring.specgen import SpecOptions, evaluate_spec
 
     try:
         task, rows = _load(job.task_dir, job.validate)

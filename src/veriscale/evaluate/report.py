@@ -28,11 +28,11 @@ from typing import Any
 
 from rich.table import Table
 
-from .aggregate import MetricResult, Score
-from .errors import LABELS, ErrorCategory
 from .harness import EvaluationRun
-from .passk import mean_pass_at_k
-from .specgen import SPEC_METRICS
+from .scoring.aggregate import MetricResult, Score
+from .scoring.errors import LABELS, ErrorCategory
+from .scoring.passk import mean_pass_at_k
+from .scoring.specgen import SPEC_METRICS
 
 __all__ = [
     "CHART_METRICS",

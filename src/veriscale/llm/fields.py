@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..benchmarks.sections import MARKER
-from ..benchmarks.verina import Task
+from ..formats.verina.dataset import Task
+from ..languages.lean.sections import MARKER
 
 __all__ = [
     "adversarial_fields",

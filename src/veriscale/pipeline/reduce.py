@@ -26,8 +26,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from typing import Any
 
-from ..benchmarks.verina import Task, read_task
 from ..builders.rows import suite_rows
+from ..formats.verina.dataset import Task, read_task
 from ..reduce.cases import kill_bits, select_cases
 from ..reduce.rejects import TypedFeatureView, reduce_reject_inputs
 from .config import PipelineConfig
@@ -118,9 +118,9 @@ def _row_coverage(task: Task, tests: list[Any], config: PipelineConfig) -> list[
     Coverage is a native-evaluator feature; it is measured with the native engine
     whatever engine the run uses.
     """
-    from ..engines.native import NativeEngine
-    from ..lean.errors import LeanError
-    from ..lean.limits import Limits
+    from ..languages.lean.errors import LeanError
+    from ..languages.lean.native import NativeEngine
+    from ..runtime.limits import Limits
 
     limits = Limits(fuel=config.engine.fuel, seconds=config.engine.seconds)
     te = NativeEngine(limits=limits, coverage=True).for_task(task)

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..benchmarks.stats import DatasetStats, dataset_stats
 from ..builders.suites import LITE, PLUS, build_suites
-from .executor import Executor
+from ..formats.stats import DatasetStats, dataset_stats
+from ..runtime.executor import Executor
 from .inputs.stage import StageReport, run_inputs_stage
 from .outputs.stage import run_outputs_stage
 from .reduce import STAGE as REDUCE_STAGE

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ...engines.base import TaskEngine
+from ...runtime.engine import TaskEngine
 from .mutate import Candidate
 
 __all__ = ["Classification", "classify"]

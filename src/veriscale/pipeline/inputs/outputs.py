@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...engines.base import OutcomeKind, TaskEngine
+from ...runtime.engine import OutcomeKind, TaskEngine
 from ...values import codec
 from ...values.structs import StructInfo
 from ...values.types import Type

@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ...benchmarks.verina import Task
+from ...formats.verina.dataset import Task
 from ...values.codec import DecodeError
 from ..config import SeedSettings
 from .mutate import Candidate, input_key

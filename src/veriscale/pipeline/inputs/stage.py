@@ -35,13 +35,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...benchmarks.verina import Task, discover_task_dirs, read_task
-from ...engines.base import Engine
+from ...formats.verina.dataset import Task, discover_task_dirs, read_task
+from ...runtime.engine import Engine
+from ...runtime.executor import Executor
 from ...values import codec
 from ...values.codec import DecodeError
 from ...values.types import render_type
 from ..config import PipelineConfig, stable_seed
-from ..executor import Executor
 from ..rundir import RunDir, result_recorder
 from .classify import classify
 from .mutate import Candidate, Mutator, input_key
@@ -68,7 +68,7 @@ STAGE = "inputs"
 
 
 def make_engine(config: PipelineConfig) -> Engine:
-    from ...engines.factory import make_engine as engine_named
+    from ...languages.lean.engines import make_engine as engine_named
 
     if config.engine.name == "lean":
         return engine_named("lean")
@@ -81,7 +81,7 @@ def _input_json(task: Task, values: dict[str, Any]) -> dict[str, Any]:
 
 def _stored_match(task: Task, cand: Candidate, got: Any) -> bool | None:
     """Whether an original test's engine output equals its stored expected output (None: undecodable)."""
-    from ...evaluate.compare import outputs_match
+    from ...evaluate.scoring.compare import outputs_match
 
     try:
         stored = task.tests[cand.index or 0].decode_expected(task, cand.index)

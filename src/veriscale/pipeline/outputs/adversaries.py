@@ -14,11 +14,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...engines.base import OutcomeKind, Truth
+from ...languages.adversary import Adversary
+from ...languages.lean.weaken import CandidateSpec
+from ...runtime.engine import OutcomeKind, Truth
 from ...values import codec
-from .model import Adversary
 from .outmut import output_mutations
-from .weaken import CandidateSpec
 
 __all__ = ["AttackConfig", "AttackResult", "Case", "Unexpected", "attack"]
 

@@ -23,14 +23,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ...benchmarks.verina import Task
+from ...formats.verina.dataset import Task
+from ...languages.adversary import Adversary
+from ...languages.lean.validate import (
+    ADVERSARY_POLICY,
+    check_definition,
+    expected_def,
+    indent_body,
+    main_name,
+    normalized,
+)
+from ...languages.lean.weaken import CandidateSpec
+from ...languages.tree import text_id
 from ...llm.extract import extract_adversarial
 from ...llm.fields import adversarial_fields, def_header, definition_text
 from .llm_specs import ModelSpec
-from .model import Adversary
-from .tree import text_id
-from .validate import ADVERSARY_POLICY, check_definition, expected_def, indent_body, main_name, normalized
-from .weaken import CandidateSpec
 
 if TYPE_CHECKING:
     from ...llm.runner import ModelRunner

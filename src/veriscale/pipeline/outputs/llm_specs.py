@@ -26,14 +26,21 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ...benchmarks.verina import Task
-from ...engines.base import Verdict
+from ...formats.verina.dataset import Task
+from ...languages.lean.validate import (
+    SPEC_POLICY,
+    DefCheck,
+    check_definition,
+    expected_def,
+    main_name,
+    normalized,
+)
+from ...languages.lean.weaken import CandidateSpec
+from ...languages.tree import text_id
 from ...llm.extract import extract_decomposition
 from ...llm.extract_outputs import extract_spec_sections
 from ...llm.fields import decompose_fields, spec_gen_fields
-from .tree import text_id
-from .validate import SPEC_POLICY, DefCheck, check_definition, expected_def, main_name, normalized
-from .weaken import CandidateSpec
+from ...runtime.engine import Verdict
 
 if TYPE_CHECKING:
     from ...llm.records import Response

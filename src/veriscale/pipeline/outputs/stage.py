@@ -30,19 +30,19 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...benchmarks.verina import Task, read_task
-from ...engines.base import Engine
+from ...formats.verina.dataset import Task, read_task
+from ...languages.adversary import Adversary
+from ...languages.lean.mutants import aux_mutant_adversaries, mutant_adversaries
+from ...languages.lean.templates import template_adversaries
+from ...languages.lean.weaken import weakened_specs
+from ...runtime.engine import Engine
+from ...runtime.executor import Executor
 from ...values import codec
 from ..config import PipelineConfig
-from ..executor import Executor
 from ..inputs.stage import STAGE as INPUTS_STAGE
 from ..inputs.stage import StageReport, TaskOutput, make_engine, select_task_dirs
 from ..rundir import RunDir, record_failure, result_recorder
 from .adversaries import AttackConfig, Case, attack
-from .model import Adversary
-from .mutants import aux_mutant_adversaries, mutant_adversaries
-from .templates import template_adversaries
-from .weaken import weakened_specs
 
 if TYPE_CHECKING:
     from ...llm.config import LLMConfig
@@ -81,7 +81,7 @@ def _with_fuel(engine: Engine, fuel: int) -> Engine:
 
     Fuel, not wall-clock time, so which adversaries and rows survive does not depend on machine load.
     """
-    from ...engines.native import NativeEngine
+    from ...languages.lean.native import NativeEngine
 
     if isinstance(engine, NativeEngine) and engine.limits.fuel > fuel:
         return NativeEngine(limits=dataclasses.replace(engine.limits, fuel=fuel))

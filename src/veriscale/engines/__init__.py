@@ -1,1 +1,0 @@
-"""Engines: execute preconditions, implementations and postconditions of tasks."""

@@ -1,0 +1,50 @@
+"""A hard wall-clock limit around one engine check.
+
+The native engine enforces its own time budget, but it reads the clock only
+when evaluation charges fuel; a builtin that does a lot of work in one step
+(``contains`` over an exponentially large list) can overrun it by far. This
+backstop arms ``SIGALRM`` for one check: the handler raises the engine's own
+``LimitExceeded`` inside the evaluation, which the engine reports as a
+timeout like any other. It works only in the main thread of a process on a
+POSIX system (our pool workers); elsewhere it does nothing.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from ...languages.lean.errors import LimitExceeded
+
+__all__ = ["guarded"]
+
+T = TypeVar("T")
+
+
+def _usable() -> bool:
+    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+
+
+def _raise(signum: int, frame: Any) -> None:
+    raise LimitExceeded("time", "evaluation exceeded the hard wall-clock limit of the evaluation harness")
+
+
+def guarded(fn: Callable[[Any], T], seconds: float | None, on_timeout: Callable[[], T]) -> Callable[[Any], T]:
+    """``fn`` with a hard limit of ``seconds`` per call; ``on_timeout()`` answers a limit hit outside the engine."""
+    if not seconds or seconds <= 0 or not _usable():
+        return fn
+
+    def call(arg: Any) -> T:
+        old = signal.signal(signal.SIGALRM, _raise)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        try:
+            return fn(arg)
+        except LimitExceeded:  # fired after the engine returned (or in code that does not catch it)
+            return on_timeout()
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
+
+    return call

@@ -1,0 +1,130 @@
+"""Test-suite volume statistics of Verina-format datasets (the layout of the VeriScale paper's Table 1).
+
+Only counts are needed, so the raw JSON is read without decoding any value;
+malformed rows are counted (and reported) rather than fatal.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .verina.dataset import DatasetError, discover_task_dirs
+
+__all__ = ["METRICS", "DatasetStats", "Metric", "TaskCounts", "count_task", "dataset_stats", "multiplier"]
+
+# (attribute, column title)
+METRICS = (
+    ("expected", "Expected Input-Output"),
+    ("unexpected_outputs", "Unexpected Output"),
+    ("unexpected_inputs", "Unexpected Input"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TaskCounts:
+    task: str
+    expected: int
+    unexpected_outputs: int
+    unexpected_inputs: int
+    bad_rows: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Metric:
+    """Per-task distribution of one count over a dataset."""
+
+    total: int
+    mean: float
+    min: int
+    max: int
+
+    @staticmethod
+    def of(values: list[int]) -> Metric:
+        if not values:
+            return Metric(0, 0.0, 0, 0)
+        return Metric(sum(values), sum(values) / len(values), min(values), max(values))
+
+    def cell(self) -> str:
+        return f"{self.mean:.2f} ({self.min}–{self.max})"
+
+
+@dataclass(slots=True)
+class DatasetStats:
+    name: str
+    path: str
+    tasks: list[TaskCounts] = field(default_factory=list)
+
+    def metric(self, attr: str) -> Metric:
+        return Metric.of([getattr(t, attr) for t in self.tasks])
+
+    @property
+    def bad_rows(self) -> int:
+        return sum(t.bad_rows for t in self.tasks)
+
+    def to_json(self, base: DatasetStats | None = None) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "path": self.path, "tasks": len(self.tasks)}
+        for attr, _title in METRICS:
+            m = self.metric(attr)
+            out[attr] = {
+                "total": m.total,
+                "mean": m.mean,
+                "min": m.min,
+                "max": m.max,
+                "multiplier": multiplier(self, base, attr) if base is not None else None,
+            }
+        out["bad_rows"] = self.bad_rows
+        return out
+
+
+def multiplier(ds: DatasetStats, base: DatasetStats, attr: str) -> float | None:
+    """Total size of ``ds`` relative to ``base`` for one metric (None when the base total is 0)."""
+    b = base.metric(attr).total
+    return ds.metric(attr).total / b if b else None
+
+
+def _load_list(path: Path, task: str) -> tuple[list[Any], int]:
+    """Rows of a JSON list file (missing file: no rows). Returns (rows, 1 if the file is not a list)."""
+    if not path.exists():
+        return [], 0
+    try:
+        data = json.loads(path.read_bytes().decode("utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise DatasetError(f"bad JSON: {err}", file=path, task=task) from None
+    if not isinstance(data, list):
+        return [], 1
+    return data, 0
+
+
+def count_task(task_dir: Path) -> TaskCounts:
+    """Counts for one task directory; rows that are not objects or have a non-list ``unexpected`` count as bad."""
+    tests, bad_t = _load_list(task_dir / "test.json", task_dir.name)
+    rejects, bad_r = _load_list(task_dir / "reject_inputs.json", task_dir.name)
+    unexpected = 0
+    bad = bad_t + bad_r
+    for row in tests:
+        if not isinstance(row, dict):
+            bad += 1
+            continue
+        u = row.get("unexpected", [])
+        if isinstance(u, list):
+            unexpected += len(u)
+        else:
+            bad += 1
+    bad += sum(1 for r in rejects if not isinstance(r, dict))
+    return TaskCounts(task_dir.name, len(tests), unexpected, len(rejects), bad)
+
+
+def dataset_stats(
+    root: Path | str, name: str | None = None, *, only: Collection[str] | None = None
+) -> DatasetStats:
+    """Counts of every task directory (or of the tasks named in ``only``)."""
+    r = Path(root)
+    stats = DatasetStats(name or r.resolve().name, str(r))
+    for d in discover_task_dirs(r):
+        if only is None or d.name in only:
+            stats.tasks.append(count_task(d))
+    return stats

@@ -1,0 +1,119 @@
+"""Weakened ground-truth postconditions by constraint dropping (an LLM-free source of flawed specs).
+
+Every edit only removes constraints at a *positive* position of the proposition
+(conjunctions, quantifier bodies, implication conclusions, both sides of ``↔``
+and ``∨``, ``let`` bodies, ``if``/``match`` branches), so each candidate is
+implied by the ground truth — weaker or equivalent, never stronger.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ..tree import text_id
+from . import ast as A
+from .errors import LeanError
+from .parser import parse_expr
+from .printer import print_expr, strip_pos
+
+__all__ = ["CandidateSpec", "weakened_specs"]
+
+_TRUE = A.Ident("True")
+
+
+@dataclass(frozen=True, slots=True)
+class CandidateSpec:
+    id: str
+    text: str  # a ``postcond`` section body
+    origin: str  # "weakened"
+    description: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "origin": self.origin, "description": self.description, "text": self.text}
+
+
+def _weakenings(e: A.Expr, where: str) -> Iterator[tuple[A.Expr, str]]:
+    """Weaker variants of a proposition ``e`` (edits at positive positions only)."""
+    r = dataclasses.replace
+    if isinstance(e, A.BinOp) and e.op in ("∧", "&&"):
+        yield e.rhs, f"drop left conjunct{where}"
+        yield e.lhs, f"drop right conjunct{where}"
+        for new, why in _weakenings(e.lhs, where):
+            yield r(e, lhs=new), why
+        for new, why in _weakenings(e.rhs, where):
+            yield r(e, rhs=new), why
+    elif isinstance(e, A.BinOp) and e.op in ("∨", "||", "↔"):
+        side = "iff" if e.op == "↔" else "disjunct"
+        if e.op == "↔":
+            # keep one direction only
+            yield A.Arrow(e.lhs, e.rhs), f"keep the → direction of an iff{where}"
+            yield A.Arrow(e.rhs, e.lhs), f"keep the ← direction of an iff{where}"
+        else:
+            for new, why in _weakenings(e.lhs, f" in a {side}{where}"):
+                yield r(e, lhs=new), why
+            for new, why in _weakenings(e.rhs, f" in a {side}{where}"):
+                yield r(e, rhs=new), why
+    elif isinstance(e, A.Quant):
+        if not (isinstance(e.body, A.Ident) and e.body.name == "True"):
+            if e.bound is not None:
+                yield r(e, body=_TRUE), f"replace a {e.kind} body by True{where}"
+            elif not isinstance(e.body, A.Arrow):
+                # an unbounded ``∀ x, True`` cannot be evaluated; it is just True
+                yield _TRUE, f"replace a {e.kind} body by True (the quantifier becomes True){where}"
+        for new, why in _weakenings(e.body, f" under {e.kind}{where}"):
+            yield r(e, body=new), why
+    elif isinstance(e, A.Arrow):
+        if not (isinstance(e.rhs, A.Ident) and e.rhs.name == "True"):
+            # keeps the premise, so a quantifier bound read from it still applies
+            yield r(e, rhs=_TRUE), f"replace an implication conclusion by True{where}"
+        for new, why in _weakenings(e.rhs, f" in an implication conclusion{where}"):
+            yield r(e, rhs=new), why
+    elif isinstance(e, A.Let):
+        for new, why in _weakenings(e.body, where):
+            yield r(e, body=new), why
+    elif isinstance(e, A.If):
+        yield r(e, then=_TRUE), f"replace the then branch by True{where}"
+        yield r(e, els=_TRUE), f"replace the else branch by True{where}"
+        for new, why in _weakenings(e.then, f" in a then branch{where}"):
+            yield r(e, then=new), why
+        for new, why in _weakenings(e.els, f" in an else branch{where}"):
+            yield r(e, els=new), why
+    elif isinstance(e, A.Match):
+        for i, arm in enumerate(e.arms):
+            for new, why in _weakenings(arm.rhs, f" in match arm {i + 1}{where}"):
+                arms = [*e.arms[:i], r(arm, rhs=new), *e.arms[i + 1 :]]
+                yield r(e, arms=arms), why
+    elif isinstance(e, A.Typed):
+        for new, why in _weakenings(e.expr, where):
+            yield r(e, expr=new), why
+
+
+def weakened_specs(postcond: str, limit: int = 64) -> list[CandidateSpec]:
+    """Distinct weakened postconditions of ``postcond`` (a section body), in edit order, re-parseable.
+
+    Returns [] when the postcondition itself does not parse.
+    """
+    try:
+        tree = parse_expr(postcond)
+    except LeanError:
+        return []
+    original = print_expr(tree)
+    seen = {original}
+    out: list[CandidateSpec] = []
+    for new, why in _weakenings(tree, ""):
+        text = print_expr(new)
+        if text in seen or text.strip() == "True":
+            continue
+        seen.add(text)
+        try:  # the printer contract: the text re-parses to the same tree
+            if strip_pos(parse_expr(text)) != strip_pos(new):
+                continue
+        except LeanError:
+            continue
+        out.append(CandidateSpec(text_id(text), text, "weakened", why))
+        if len(out) >= limit:
+            break
+    return out

@@ -1,0 +1,188 @@
+"""The VeriContest engine: Rust execution with ``rustc`` plus our Verus specification evaluator.
+
+``VeriContestEngine().for_task(problem, overrides)`` binds to a
+``benchmarks.vericontest.Problem``. Inputs are runtime values keyed by the
+reference's parameter names (``Problem.ref_signature``; constructor
+arguments first for ``&self`` targets), i.e. decoded test-input JSON.
+
+* ``precondition``/``postcondition`` evaluate ``spec.rs`` (or the override
+  ``"spec"``) with ``verus_spec``; inputs are bound to the spec's own
+  parameter names by position when the names differ (lc3047).
+* ``run`` executes the reference (``code.rs``; for Codeforces the ``impl`` of
+  ``main.rs``) or the override ``"code"`` (Verus source is erased first)
+  in a JSON-lines harness: panics and overflow are ``ERROR`` outcomes,
+  time/memory limits ``TIMEOUT``/``ERROR``, code that does not compile ``ERROR``.
+
+Batched forms run all inputs through one process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ...formats.vericontest.dataset import Problem, input_params
+from ...runtime.engine import Outcome, OutcomeKind, Verdict
+from ...runtime.limits import Limits
+from ...values import rust_codec
+from ...values.codec import DecodeError
+from ...values.types import TCon
+from .erase import EraseError, erase
+from .execute import CaseResult, ExecLimits
+from .items import ScanError
+from .lexer import LexError
+from .reference import ProblemRunner
+from .spec import SpecLoadError, SpecProgram
+
+__all__ = ["VeriContestEngine", "VeriContestTaskEngine", "outcome_of"]
+
+
+@dataclass
+class VeriContestEngine:
+    exec_limits: ExecLimits = field(default_factory=ExecLimits)
+    spec_limits: Limits = field(default_factory=lambda: Limits(seconds=10.0, max_depth=100_000))
+    cache: Path | str | None = None
+    name: str = "vericontest"
+
+    def for_task(self, task: Any, overrides: Mapping[str, str] | None = None) -> VeriContestTaskEngine:
+        if not isinstance(task, Problem):
+            raise TypeError("the VeriContest engine needs a benchmarks.vericontest.Problem")
+        return VeriContestTaskEngine(task, self, dict(overrides or {}))
+
+
+def outcome_of(res: CaseResult, decode: Any) -> Outcome:
+    """An ``Outcome`` for a harness result; ``decode`` turns the JSON result into a runtime value."""
+    if res.status == "ok":
+        try:
+            return Outcome(OutcomeKind.VALUE, decode(res.value))
+        except DecodeError as exc:
+            return Outcome(OutcomeKind.ERROR, reason=f"result does not decode: {exc}", category="error")
+    if res.status == "timeout":
+        return Outcome(OutcomeKind.TIMEOUT, reason=res.message, category="timeout")
+    if res.status == "bad":
+        return Outcome(
+            OutcomeKind.UNKNOWN, reason=f"input does not decode in Rust: {res.message}", category="error"
+        )
+    return Outcome(OutcomeKind.ERROR, reason=f"{res.status}: {res.message}", category="error")
+
+
+class VeriContestTaskEngine:
+    def __init__(self, problem: Problem, engine: VeriContestEngine, overrides: dict[str, str]) -> None:
+        self.problem = problem
+        self.engine = engine
+        self.overrides = overrides
+        self._spec: SpecProgram | None = None
+        self._spec_error: str | None = None
+        code = overrides.get("code")
+        self._code_error: str | None = None
+        if code is not None and ("verus!" in code or "vstd" in code):
+            try:
+                code = erase(code)
+            except EraseError as exc:
+                self._code_error = f"Verus erasure failed: {exc}"
+        self.runner = ProblemRunner(problem, limits=engine.exec_limits, cache=engine.cache, code=code)
+        self._self_cache: dict[str, Any] = {}
+
+    # ---- specification
+    def spec(self) -> SpecProgram | None:
+        if self._spec is None and self._spec_error is None:
+            try:
+                self._spec = SpecProgram.from_source(self.overrides.get("spec", self.problem.spec),
+                                                     target=self.problem.signature.name)  # fmt: skip
+            except SpecLoadError as exc:
+                self._spec_error = str(exc)
+        return self._spec
+
+    def spec_inputs(self, inputs: Mapping[str, Any]) -> dict[str, Any]:
+        """Inputs keyed by the spec target's parameter names (by position when names differ)."""
+        spec = self.spec()
+        assert spec is not None
+        ref = [p.name for p in self.problem.ref_signature.params]
+        names = [n for n, _ in spec.params]
+        if all(n in inputs for n in names):
+            return {n: inputs[n] for n in names}
+        return {n: inputs[r] for n, r in zip(names, ref)}
+
+    def self_value(self, inputs: Mapping[str, Any]) -> Any:
+        """The object a ``&self`` target is called on: built by running the reference constructor."""
+        if not self.problem.ref_signature.receiver:
+            return None
+        key = self.runner.encode_inputs(self._json_inputs(inputs))
+        if key not in self._self_cache:
+            ref = ProblemRunner(self.problem, limits=self.engine.exec_limits, cache=self.engine.cache)
+            res = ref.run_inputs([self._json_inputs(inputs)])[0]
+            val = None
+            owner = self.problem.ref_signature.owner
+            if res.ok and isinstance(res.value, list) and res.value and res.value[0] is not None and owner:
+                try:
+                    val = rust_codec.decode(TCon(owner), res.value[0], structs=self.problem.structs)
+                except DecodeError:
+                    val = None
+            self._self_cache[key] = val
+        return self._self_cache[key]
+
+    def precondition(self, inputs: Mapping[str, Any]) -> Verdict:
+        spec = self.spec()
+        if spec is None:
+            return Verdict.unknown(f"spec does not load: {self._spec_error}", "parse")
+        return spec.requires_verdict(self.spec_inputs(inputs), self_value=self.self_value(inputs),
+                                     lim=self.engine.spec_limits)  # fmt: skip
+
+    def postcondition(self, inputs: Mapping[str, Any], output: Any) -> Verdict:
+        spec = self.spec()
+        if spec is None:
+            return Verdict.unknown(f"spec does not load: {self._spec_error}", "parse")
+        return spec.ensures_verdict(self.spec_inputs(inputs), output, self_value=self.self_value(inputs),
+                                    lim=self.engine.spec_limits)  # fmt: skip
+
+    # ---- execution
+    def _json_inputs(self, inputs: Mapping[str, Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for p in input_params(self.problem):
+            out[p.name] = rust_codec.to_json(p.value_type, inputs[p.name], structs=self.problem.structs)
+        return out
+
+    def run(self, inputs: Mapping[str, Any]) -> Outcome:
+        return self.runs([inputs])[0]
+
+    def runs(self, rows: Sequence[Mapping[str, Any]]) -> list[Outcome]:
+        if self._code_error is not None:
+            return [Outcome(OutcomeKind.ERROR, reason=self._code_error, category="error") for _ in rows]
+        try:
+            comp = self.runner.harness()
+        except (ScanError, LexError) as exc:  # candidate code we cannot even follow: it is broken
+            return [
+                Outcome(OutcomeKind.ERROR, reason=f"malformed code: {exc}", category="compile") for _ in rows
+            ]
+        except Exception as exc:  # an unsupported signature must not take the run down
+            return [
+                Outcome(OutcomeKind.UNKNOWN, reason=f"no harness: {exc}", category="unsupported")
+                for _ in rows
+            ]
+        if not comp.ok:
+            first = comp.errors.strip().splitlines()[:1]
+            msg = "does not compile" + (f": {first[0]}" if first else "")
+            return [Outcome(OutcomeKind.ERROR, reason=msg, category="compile") for _ in rows]
+        results = self.runner.run_inputs([self._json_inputs(r) for r in rows])
+        return [outcome_of(r, self.runner.decode_output) for r in results]
+
+    def preconditions(self, rows: Sequence[Mapping[str, Any]]) -> list[Verdict]:
+        return [self.precondition(r) for r in rows]
+
+    def postconditions(self, pairs: Sequence[tuple[Mapping[str, Any], Any]]) -> list[Verdict]:
+        return [self.postcondition(i, o) for i, o in pairs]
+
+    # ---- decoding helpers
+    def decode_inputs(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        """Runtime values from test-input JSON keyed by reference parameter names (strict)."""
+        out: dict[str, Any] = {}
+        for p in input_params(self.problem):
+            if p.name not in raw:
+                raise DecodeError("missing input parameter", field=p.name)
+            out[p.name] = rust_codec.decode(p.value_type, raw[p.name], structs=self.problem.structs)
+        return out
+
+    def decode_output(self, raw: Any) -> Any:
+        return rust_codec.decode(self.problem.ref_signature.ret_type, raw, structs=self.problem.structs)

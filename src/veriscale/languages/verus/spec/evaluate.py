@@ -1,0 +1,1213 @@
+"""The evaluator: specification expressions compiled to Python closures over an environment.
+
+``Compiler(ctx).compile(expr, scope)`` returns ``f(env) -> value``; ``env``
+is a ``dict`` of local names. Spec functions are memoised per check (keyed
+by argument identity for long sequences, so recursion over a prefix stays
+linear), charge fuel, and count depth; everything honours the current
+``lean.limits`` budget.
+
+Quantifiers enumerate the domain ``bounds.plan_quantifier`` derives;
+``bool`` binders take both values; a scalar binder without bounds is
+handled with a ``Fresh`` stand-in (sound when the body only tests it for
+equality: evaluate once with the stand-in, then once per value it was
+compared with); anything else raises ``Unbounded``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from veriscale.runtime import limits
+from veriscale.values.runtime import Some, Struct
+from veriscale.values.rust_types import INT_RANGES
+from veriscale.values.types import TCon, Type
+
+from ...lean.errors import LimitExceeded
+from . import runtime as rt
+from .ast import (
+    Binary,
+    Block,
+    Call,
+    Cast,
+    Chain,
+    Closure,
+    Expr,
+    Field,
+    If,
+    Index,
+    Lit,
+    Match,
+    MethodCall,
+    Pat,
+    Path,
+    PBind,
+    PLit,
+    PTuple,
+    PVariant,
+    PWild,
+    Quant,
+    SeqLit,
+    StructLit,
+    Tuple,
+    Unary,
+    View,
+)
+from .bounds import _Opaque, plan_quantifier, substitute
+
+__all__ = ["Compiler", "Context", "SpecFn"]
+
+Fn = Callable[[dict[str, Any]], Any]
+MAX_RANGE = 5_000_000  # a bounded binder with more values than this is not enumerated
+
+
+@dataclass
+class SpecFn:
+    name: str
+    owner: str | None
+    params: list[tuple[str, Type]]
+    ret: Type
+    body: Expr | None  # None: no body (uninterpreted / closed without body)
+    compiled: Fn | None = None
+    line: int = 0
+
+
+@dataclass
+class Context:
+    """Everything name resolution needs: spec functions, constants, user types, imports."""
+
+    fns: dict[str, SpecFn] = field(default_factory=dict)
+    consts: dict[str, Expr] = field(default_factory=dict)
+    structs: dict[str, list[str]] = field(default_factory=dict)  # struct -> field names
+    enums: dict[str, list[str]] = field(default_factory=dict)  # enum -> variant names
+    aliases: dict[str, str] = field(default_factory=dict)  # imported name -> vstd function
+
+
+_INT_CONSTS = {f"{t}::{b}": v for t, (lo, hi) in INT_RANGES.items() for b, v in (("MIN", lo), ("MAX", hi))}
+_INT_CONSTS.update({f"{t}::BITS": int(t[1:]) if t[1:].isdigit() else 64 for t in INT_RANGES})
+
+
+def _truth(v: Any) -> bool:
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, rt.Fresh):
+        raise rt.NotEqualityOnly(f"binder {v.name} used as a boolean")
+    raise rt.SpecUnsupported(f"expected a boolean, found {type(v).__name__}")
+
+
+def _int(v: Any, what: str) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        if isinstance(v, rt.Fresh):
+            raise rt.NotEqualityOnly(f"binder {v.name} used in {what}")
+        raise rt.SpecUnsupported(f"{what} of a non-integer ({type(v).__name__})")
+    return v
+
+
+def _vstd_pow(b: Any, e: Any) -> int:
+    b, e = _int(b, "pow"), _int(e, "pow")
+    if e < 0:
+        raise rt.Unspecified("pow with a negative exponent")
+    if e > 100_000:
+        raise LimitExceeded("size", "pow exponent too large")
+    return b**e
+
+
+def _vstd_log(base: Any, n: Any) -> int:
+    base, n = _int(base, "log"), _int(n, "log")
+    k = 0
+    while n >= base and base > 1:
+        n = n // base  # both positive here: Euclidean equals floor
+        k += 1
+    return k
+
+
+_BUILTINS: dict[str, Callable[..., Any]] = {
+    "pow": _vstd_pow,
+    "pow2": lambda e: _vstd_pow(2, e),
+    "log": _vstd_log,
+    "max": lambda a, b: max(_int(a, "max"), _int(b, "max")),
+    "min": lambda a, b: min(_int(a, "min"), _int(b, "min")),
+    "abs": lambda a: abs(_int(a, "abs")),
+    "old": lambda a: a,
+    "#max": lambda a, b: max(_int(a, "max"), _int(b, "max")),  # used by derived quantifier bounds
+}
+
+
+def _connective(lhs: Fn, rhs: Fn, stop: bool, negate_lhs: bool) -> Fn:
+    """``lhs && rhs`` (stop False), ``lhs || rhs`` (stop True), ``!lhs || rhs`` (negate_lhs).
+
+    Three-valued: an operand whose value is unknown (unspecified, unbounded,
+    unsupported) does not matter when the other operand decides the result,
+    since in Verus it still denotes *some* boolean.
+    """
+
+    def run(env: dict[str, Any]) -> bool:
+        try:
+            a = _truth(lhs(env))
+        except rt.SpecError:
+            if _truth(rhs(env)) == stop:
+                return stop
+            raise
+        if negate_lhs:
+            a = not a
+        if a == stop:
+            return stop
+        return _truth(rhs(env))
+
+    return run
+
+
+def _cmp(op: str, a: Any, b: Any) -> bool:
+    if op in ("==", "=~=", "=~~=", "==="):
+        return bool(a == b)
+    if op in ("!=", "!=="):
+        return bool(a != b)
+    if isinstance(a, bool) or isinstance(b, bool):
+        raise rt.SpecUnsupported("ordering comparison of booleans")
+    if op == "<":
+        return bool(a < b)
+    if op == "<=":
+        return bool(a <= b)
+    if op == ">":
+        return bool(a > b)
+    if op == ">=":
+        return bool(a >= b)
+    raise rt.SpecUnsupported(f"comparison {op}")
+
+
+def _arith(op: str, a: Any, b: Any) -> Any:
+    if op == "+":
+        if isinstance(a, tuple) and isinstance(b, tuple):
+            return a + b
+        return _int(a, "+") + _int(b, "+") if not isinstance(a, rt.Fresh) else a + b
+    if op == "-":
+        return _int(a, "-") - _int(b, "-")
+    if op == "*":
+        a, b = _int(a, "*"), _int(b, "*")
+        if a and b and a.bit_length() + b.bit_length() > 1_000_000:
+            raise LimitExceeded("size", "integer too large")
+        return a * b
+    if op == "/":
+        return rt.ediv(_int(a, "/"), _int(b, "/"))
+    if op == "%":
+        return rt.emod(_int(a, "%"), _int(b, "%"))
+    if op in ("&", "|", "^"):
+        if isinstance(a, bool) and isinstance(b, bool):
+            return (a & b) if op == "&" else (a | b) if op == "|" else (a ^ b)
+        a, b = _int(a, op), _int(b, op)
+        return (a & b) if op == "&" else (a | b) if op == "|" else (a ^ b)
+    if op == "<<":
+        a, b = _int(a, "<<"), _int(b, "<<")
+        if b < 0 or b > 4096:
+            raise rt.Unspecified(f"shift by {b}")
+        return a << b
+    if op == ">>":
+        a, b = _int(a, ">>"), _int(b, ">>")
+        if b < 0:
+            raise rt.Unspecified(f"shift by {b}")
+        return a >> b
+    raise rt.SpecUnsupported(f"operator {op}")
+
+
+def _simple(e: Expr, self_name: str) -> bool:
+    """Arithmetic over names, literals and casts only (safe to expand for bounds)."""
+    if isinstance(e, Lit | Path):
+        return not (isinstance(e, Path) and e.name == self_name)
+    if isinstance(e, Binary) and e.op in ("+", "-", "*"):
+        return _simple(e.lhs, self_name) and _simple(e.rhs, self_name)
+    if isinstance(e, Unary) and e.op == "-":
+        return _simple(e.expr, self_name)
+    if isinstance(e, Cast):
+        return _simple(e.expr, self_name)
+    return False
+
+
+def _unsigned_width(e: Expr) -> int | None:
+    """Bit width when ``e`` is visibly of an unsigned machine type (a cast or a suffixed literal)."""
+    name = ""
+    if isinstance(e, Cast) and isinstance(e.type, TCon):
+        name = e.type.name
+    elif isinstance(e, Lit):
+        name = e.suffix
+    if name.startswith("u") and name in INT_RANGES:
+        return 64 if name == "usize" else int(name[1:])
+    return None
+
+
+def _is_signed_literal(e: Expr) -> bool:
+    if isinstance(e, Cast) and isinstance(e.type, TCon):
+        return e.type.name.startswith("i") and e.type.name in INT_RANGES
+    return isinstance(e, Lit) and e.suffix.startswith("i")
+
+
+def _memo_key(v: Any) -> Any:
+    if isinstance(v, tuple) and len(v) > 16:
+        return ("#id", id(v))
+    return v
+
+
+class Compiler:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.memo: dict[Any, Any] = {}
+        self.keep: list[Any] = []  # keeps memo-keyed objects alive (keys use their id)
+        self.depth = 0
+        self._const_values: dict[str, Any] = {}
+
+    def reset(self) -> None:
+        """Start a new check: fresh memo table."""
+        self.memo = {}
+        self.keep = []
+        self.depth = 0
+
+    # ---- spec functions
+    def fn_body(self, fn: SpecFn) -> Fn:
+        if fn.compiled is None:
+            if fn.body is None:
+                name = fn.name
+
+                def no_body(env: dict[str, Any]) -> Any:
+                    raise rt.SpecUnsupported(f"spec fn {name} has no body")
+
+                fn.compiled = no_body
+            else:
+                try:
+                    fn.compiled = self.compile(fn.body, frozenset(n for n, _ in fn.params))
+                except rt.SpecError as exc:
+                    err = exc
+
+                    def failed(env: dict[str, Any]) -> Any:
+                        raise err
+
+                    fn.compiled = failed
+        return fn.compiled
+
+    def call_fn(self, fn: SpecFn, args: list[Any]) -> Any:
+        limits.charge(1)
+        key = (fn.name, *(_memo_key(a) for a in args))
+        try:
+            return self.memo[key]
+        except KeyError:
+            pass
+        except TypeError:  # unhashable argument (a closure): no memo
+            key = None
+        if len(args) != len(fn.params):
+            raise rt.SpecUnsupported(f"spec fn {fn.name} called with {len(args)} arguments")
+        body = self.fn_body(fn)
+        env = {n: a for (n, _), a in zip(fn.params, args)}
+        self.depth += 1
+        if self.depth > limits.current().limits.max_depth:
+            self.depth = 0
+            raise LimitExceeded("depth", f"spec recursion deeper than {limits.current().limits.max_depth}")
+        try:
+            val = body(env)
+        finally:
+            self.depth -= 1
+        if key is not None:
+            for a in args:
+                if isinstance(a, tuple) and len(a) > 16:
+                    self.keep.append(a)
+            self.memo[key] = val
+        return val
+
+    def lookup_fn(self, segs: tuple[str, ...]) -> SpecFn | None:
+        name = segs[-1]
+        fn = self.ctx.fns.get(name)
+        if fn is None:
+            return None
+        if len(segs) == 1 or segs[0] in ("Self", "Solution", "crate", "self") or segs[-2] == fn.owner:
+            return fn
+        return fn if segs[-2] in self.ctx.structs or segs[-2] == "Solution" else None
+
+    def inline_call(self, call: Call) -> Expr | None:
+        """A boolean spec fn's body with the arguments substituted (for quantifier bounds)."""
+        if not isinstance(call.func, Path):
+            return None
+        fn = self.lookup_fn(call.func.segments)
+        if fn is None or fn.body is None or len(fn.params) != len(call.args):
+            return None
+        if not (isinstance(fn.ret, TCon) and fn.ret.name == "bool"):
+            return None
+        try:
+            return substitute(fn.body, {n: a for (n, _), a in zip(fn.params, call.args)})
+        except _Opaque:
+            return None
+
+    def expand_call(self, call: Call) -> Expr | None:
+        """The body of a simple arithmetic spec fn (no branching, binding or recursion), arguments substituted."""
+        if not isinstance(call.func, Path):
+            return None
+        fn = self.lookup_fn(call.func.segments)
+        if fn is None or fn.body is None or len(fn.params) != len(call.args) or not _simple(fn.body, fn.name):
+            return None
+        try:
+            return substitute(fn.body, {n: a for (n, _), a in zip(fn.params, call.args)})
+        except _Opaque:
+            return None
+
+    def const_value(self, name: str) -> Any:
+        if name not in self._const_values:
+            f = self.compile(self.ctx.consts[name], frozenset())
+            self._const_values[name] = f({})
+        return self._const_values[name]
+
+    # ---- expressions
+    def compile(self, e: Expr, scope: frozenset[str]) -> Fn:
+        method = getattr(self, "c_" + type(e).__name__, None)
+        if method is None:
+            raise rt.SpecUnsupported(f"{type(e).__name__} expressions are not supported")
+        return method(e, scope)
+
+    def c_Lit(self, e: Lit, scope: frozenset[str]) -> Fn:
+        v = e.value
+        if e.kind == "str":
+            v = rt.RString(v)
+        return lambda env: v
+
+    def c_Path(self, e: Path, scope: frozenset[str]) -> Fn:
+        segs = e.segments
+        name = segs[-1]
+        if len(segs) == 1 and name in scope:
+            return lambda env: env[name]
+        joined = "::".join(segs)
+        if joined in _INT_CONSTS:
+            v = _INT_CONSTS[joined]
+            return lambda env: v
+        if name == "None" and len(segs) == 1:
+            return lambda env: None
+        if name in self.ctx.consts and (len(segs) == 1 or segs[0] in ("Self", "Solution", "crate")):
+            return lambda env: self.const_value(name)
+        if len(segs) >= 2 and segs[-2] in self.ctx.enums:
+            var = rt.Variant(name)
+            return lambda env: var
+        if joined in ("Seq::empty", "Set::empty", "Multiset::empty"):
+            raise rt.SpecUnsupported(f"{joined} must be called")
+        fn = self.lookup_fn(segs)
+        if fn is not None and not fn.params:
+            return lambda env: self.call_fn(fn, [])
+        raise rt.SpecUnsupported(f"unknown name {joined} (line {e.line})")
+
+    def c_Call(self, e: Call, scope: frozenset[str]) -> Fn:
+        args = [self.compile(a, scope) for a in e.args]
+        if isinstance(e.func, Path):
+            segs = e.func.segments
+            name = segs[-1]
+            joined = "::".join(segs)
+            if len(segs) == 1 and name in scope:
+                return self._call_closure(name, args)
+            if name == "Some" and len(segs) == 1 and len(args) == 1:
+                a0 = args[0]
+                return lambda env: Some(a0(env))
+            if joined in ("Seq::new",) and len(args) == 2:
+                n_f, f_f = args
+
+                def seq_new(env: dict[str, Any]) -> Any:
+                    n = _int(n_f(env), "Seq::new length")
+                    if n < 0:
+                        raise rt.Unspecified("Seq::new with a negative length")
+                    limits.current().check_size(n)
+                    f = f_f(env)
+                    return tuple(f(i) for i in range(n))
+
+                return seq_new
+            if joined in ("Seq::empty", "Seq::<int>::empty") or (
+                len(segs) >= 2 and segs[-2] == "Seq" and name == "empty"
+            ):
+                return lambda env: ()
+            if len(segs) >= 2 and segs[-2] == "Set" and name == "empty":
+                return lambda env: frozenset()
+            if len(segs) >= 2 and segs[-2] == "Multiset" and name == "empty":
+                return lambda env: rt.Multiset()
+            if len(segs) >= 2 and segs[-2] in self.ctx.enums:
+                vname = name
+
+                def variant(env: dict[str, Any]) -> Any:
+                    return rt.Variant(vname, tuple(a(env) for a in args))
+
+                return variant
+            fn = self.lookup_fn(segs)
+            if fn is not None:
+
+                def spec_call(env: dict[str, Any], fn: SpecFn = fn) -> Any:
+                    return self.call_fn(fn, [a(env) for a in args])
+
+                return spec_call
+            builtin_name = self.ctx.aliases.get(name, name) if len(segs) == 1 else name
+            if segs[0] == "vstd" or len(segs) == 1:
+                b = _BUILTINS.get(builtin_name)
+                if b is not None:
+                    return lambda env: b(*(a(env) for a in args))
+            raise rt.SpecUnsupported(f"unknown function {joined} (line {e.line})")
+        f_f = self.compile(e.func, scope)
+        return lambda env: f_f(env)(*(a(env) for a in args))
+
+    def _call_closure(self, name: str, args: list[Fn]) -> Fn:
+        def call(env: dict[str, Any]) -> Any:
+            f = env[name]
+            if not callable(f):
+                raise rt.SpecUnsupported(f"{name} is not a function")
+            return f(*(a(env) for a in args))
+
+        return call
+
+    def c_MethodCall(self, e: MethodCall, scope: frozenset[str]) -> Fn:
+        recv = self.compile(e.recv, scope)
+        args = [self.compile(a, scope) for a in e.args]
+        name = e.name
+        fn = self.ctx.fns.get(name)
+        if fn is not None and fn.params and fn.params[0][0] == "self":
+            return lambda env: self.call_fn(fn, [recv(env), *(a(env) for a in args)])
+        if name in ("spec_index", "index") and len(args) == 1:
+            return lambda env: rt.seq_index(rt.view(recv(env)), args[0](env))
+        if name == "len" and not args:
+
+            def length(env: dict[str, Any]) -> Any:
+                v = recv(env)
+                if isinstance(v, tuple | str | frozenset | rt.Multiset):
+                    return len(v)
+                return rt.call_method(v, "len", [])
+
+            return length
+        return lambda env: rt.call_method(recv(env), name, [a(env) for a in args])
+
+    def c_Field(self, e: Field, scope: frozenset[str]) -> Fn:
+        obj = self.compile(e.obj, scope)
+        name = e.name
+        if name.startswith("->"):
+            want = name[2:]
+
+            def variant_field(env: dict[str, Any]) -> Any:
+                v = obj(env)
+                if isinstance(v, Some) and want in ("0", "Some_0"):
+                    return v.val
+                if v is None:
+                    raise rt.Unspecified(f"->{want} of None")
+                if isinstance(v, rt.Variant):
+                    vname, _, idx = want.rpartition("_")
+                    if want.isdigit():
+                        vname, idx = v.name, want
+                    if vname == v.name and idx.isdigit() and int(idx) < len(v.fields):
+                        return v.fields[int(idx)]
+                    raise rt.Unspecified(f"->{want} of variant {v.name}")
+                raise rt.SpecUnsupported(f"->{want} of {type(v).__name__}")
+
+            return variant_field
+        if name.isdigit():
+            k = int(name)
+
+            def tuple_field(env: dict[str, Any]) -> Any:
+                v = obj(env)
+                if isinstance(v, tuple) and k < len(v):
+                    return v[k]
+                if isinstance(v, rt.Variant) and k < len(v.fields):
+                    return v.fields[k]
+                raise rt.SpecUnsupported(f"field .{k} of {type(v).__name__}")
+
+            return tuple_field
+
+        def struct_field(env: dict[str, Any]) -> Any:
+            v = obj(env)
+            if isinstance(v, Struct):
+                try:
+                    return v.field(name)
+                except KeyError:
+                    raise rt.SpecUnsupported(f"no field {name} in {v.name}") from None
+            raise rt.SpecUnsupported(f"field {name} of {type(v).__name__}")
+
+        return struct_field
+
+    def c_Index(self, e: Index, scope: frozenset[str]) -> Fn:
+        obj = self.compile(e.obj, scope)
+        idx = self.compile(e.index, scope)
+        return lambda env: rt.seq_index(rt.view(obj(env)), idx(env))
+
+    def c_View(self, e: View, scope: frozenset[str]) -> Fn:
+        obj = self.compile(e.obj, scope)
+        return lambda env: rt.view(obj(env))
+
+    def c_Unary(self, e: Unary, scope: frozenset[str]) -> Fn:
+        inner = self.compile(e.expr, scope)
+        if e.op in ("&", "*"):
+            return inner
+        if e.op == "-":
+            return lambda env: -_int(inner(env), "negation")
+        if e.op == "!":
+            width = _unsigned_width(e.expr)
+
+            def not_(env: dict[str, Any]) -> Any:
+                v = inner(env)
+                if isinstance(v, bool):
+                    return not v
+                v = _int(v, "!")
+                if width is not None:
+                    return ((1 << width) - 1) ^ v
+                if v < 0 or _is_signed_literal(e.expr):
+                    return ~v  # two's complement: right for every signed width
+                raise rt.SpecUnsupported("bitwise ! on an integer of unknown type")
+
+            return not_
+        raise rt.SpecUnsupported(f"unary {e.op}")
+
+    def c_Binary(self, e: Binary, scope: frozenset[str]) -> Fn:
+        lhs = self.compile(e.lhs, scope)
+        rhs = self.compile(e.rhs, scope)
+        op = e.op
+        if op == "&&":
+            return _connective(lhs, rhs, False, False)
+        if op == "||":
+            return _connective(lhs, rhs, True, False)
+        if op == "==>":
+            return _connective(lhs, rhs, True, True)
+        if op == "<==":
+            return _connective(rhs, lhs, True, True)
+        if op == "<==>":
+            return lambda env: _truth(lhs(env)) == _truth(rhs(env))
+        return lambda env: _arith(op, lhs(env), rhs(env))
+
+    def c_Chain(self, e: Chain, scope: frozenset[str]) -> Fn:
+        xs = [self.compile(x, scope) for x in e.operands]
+        ops = e.ops
+        if len(ops) == 1:
+            op = ops[0]
+            a_f, b_f = xs
+            return lambda env: _cmp(op, a_f(env), b_f(env))
+
+        def chain(env: dict[str, Any]) -> bool:
+            a = xs[0](env)
+            for op, f in zip(ops, xs[1:]):
+                b = f(env)
+                if not _cmp(op, a, b):
+                    return False
+                a = b
+            return True
+
+        return chain
+
+    def c_Cast(self, e: Cast, scope: frozenset[str]) -> Fn:
+        inner = self.compile(e.expr, scope)
+        t = e.type
+        if not isinstance(t, TCon) or t.args:
+            raise rt.SpecUnsupported(f"cast to {t}")
+        target = t.name
+        return lambda env: rt.cast(inner(env), target)
+
+    def c_If(self, e: If, scope: frozenset[str]) -> Fn:
+        c = self.compile(e.cond, scope)
+        a = self.compile(e.then, scope)
+        b = self.compile(e.else_, scope) if e.else_ is not None else (lambda env: ())
+        return lambda env: a(env) if _truth(c(env)) else b(env)
+
+    def c_Block(self, e: Block, scope: frozenset[str]) -> Fn:
+        steps: list[tuple[Pat, Fn]] = []
+        sc = scope
+        for let in e.lets:
+            steps.append((let.pat, self.compile(let.value, sc)))
+            sc = sc | _pat_binds(let.pat)
+        tail = self.compile(e.tail, sc)
+
+        def block(env: dict[str, Any]) -> Any:
+            env = dict(env)
+            for pat, f in steps:
+                if not _match(pat, f(env), env):
+                    raise rt.Unspecified("let pattern does not match")
+            return tail(env)
+
+        return block
+
+    def c_Match(self, e: Match, scope: frozenset[str]) -> Fn:
+        scrut = self.compile(e.scrutinee, scope)
+        arms = []
+        for pat, guard, body in e.arms:
+            sc = scope | _pat_binds(pat)
+            arms.append((pat, self.compile(guard, sc) if guard is not None else None, self.compile(body, sc)))
+
+        def match(env: dict[str, Any]) -> Any:
+            v = scrut(env)
+            for pat, g, body in arms:
+                env2 = dict(env)
+                if _match(pat, v, env2) and (g is None or _truth(g(env2))):
+                    return body(env2)
+            raise rt.Unspecified("no match arm applies")
+
+        return match
+
+    def c_Closure(self, e: Closure, scope: frozenset[str]) -> Fn:
+        names = [n for n, _ in e.params]
+        body = self.compile(e.body, scope | set(names))
+
+        def make(env: dict[str, Any]) -> Any:
+            def closure(*args: Any) -> Any:
+                if len(args) != len(names):
+                    raise rt.SpecUnsupported("closure called with the wrong number of arguments")
+                env2 = dict(env)
+                env2.update(zip(names, args))
+                return body(env2)
+
+            return closure
+
+        return make
+
+    def c_Tuple(self, e: Tuple, scope: frozenset[str]) -> Fn:
+        items = [self.compile(x, scope) for x in e.items]
+        return lambda env: tuple(f(env) for f in items)
+
+    def c_SeqLit(self, e: SeqLit, scope: frozenset[str]) -> Fn:
+        items = [self.compile(x, scope) for x in e.items]
+        return lambda env: tuple(f(env) for f in items)
+
+    def c_StructLit(self, e: StructLit, scope: frozenset[str]) -> Fn:
+        name = e.name[-1]
+        order = self.ctx.structs.get(name)
+        fields = [(f, self.compile(x, scope)) for f, x in e.fields]
+        if order is None:
+            if len(e.name) >= 2 and e.name[-2] in self.ctx.enums:
+                return lambda env: rt.Variant(name, tuple(f(env) for _, f in fields))
+            raise rt.SpecUnsupported(f"unknown struct {name}")
+        pos = {f: k for k, f in enumerate(order)}
+        fields.sort(key=lambda kv: pos.get(kv[0], len(pos)))
+        return lambda env: Struct(name, tuple((f, g(env)) for f, g in fields))
+
+    # ---- quantifiers
+    def c_Quant(self, q: Quant, scope: frozenset[str]) -> Fn:
+        plans = plan_quantifier(q, self.inline_call, self.expand_call)
+        names = [p.name for p in plans]
+        binders: list[_Binder] = []
+        for k, p in enumerate(plans):
+            sc = scope | set(names[:k])
+            binders.append(self._binder(p, sc))
+        body = self.compile(q.body, scope | set(names))
+        return _Quantifier(q.kind, binders, body, q.line).run
+
+    def _binder(self, p: Any, sc: frozenset[str]) -> _Binder:
+        b = _Binder(
+            p.name,
+            p.type,
+            [self.compile(x, sc) for x in p.fixed],
+            [(self.compile(x, sc), s) for x, s in p.lowers],
+            [(self.compile(x, sc), s) for x, s in p.uppers],
+        )
+        if p.length is not None and p.elem is not None:
+            b.length = self._binder(p.length, sc)
+            b.elem = self._binder(p.elem, sc | {p.length.name})
+            b.perm_of = [self.compile(x, sc) for x in p.perm_of]
+        return b
+
+
+def _pat_binds(p: Pat) -> frozenset[str]:
+    if isinstance(p, PBind):
+        return frozenset({p.name})
+    if isinstance(p, PTuple):
+        out: frozenset[str] = frozenset()
+        for x in p.items:
+            out |= _pat_binds(x)
+        return out
+    if isinstance(p, PVariant):
+        out = frozenset()
+        for x in p.items:
+            out |= _pat_binds(x)
+        for _, x in p.named or ():
+            out |= _pat_binds(x)
+        return out
+    return frozenset()
+
+
+def _match(p: Pat, v: Any, env: dict[str, Any]) -> bool:
+    if isinstance(p, PWild):
+        return True
+    if isinstance(p, PBind):
+        env[p.name] = v
+        return True
+    if isinstance(p, PLit):
+        return bool(v == p.value)
+    if isinstance(p, PTuple):
+        if not isinstance(v, tuple) or len(v) != len(p.items):
+            return False
+        return all(_match(x, y, env) for x, y in zip(p.items, v))
+    if isinstance(p, PVariant):
+        name = p.path[-1]
+        if name == "None":
+            return v is None
+        if name == "Some":
+            return isinstance(v, Some) and len(p.items) == 1 and _match(p.items[0], v.val, env)
+        if isinstance(v, rt.Variant):
+            if v.name != name:
+                return False
+            if p.named is not None:
+                raise rt.SpecUnsupported("struct-like enum variants are not supported")
+            return len(p.items) == len(v.fields) and all(_match(x, y, env) for x, y in zip(p.items, v.fields))
+        if isinstance(v, Struct) and v.name == name and p.named is not None:
+            return all(_match(x, v.field(f), env) for f, x in p.named)
+        return False
+    raise rt.SpecUnsupported("pattern")
+
+
+@dataclass
+class _Binder:
+    name: str
+    type: Type
+    fixed: list[Fn]
+    lowers: list[tuple[Fn, bool]]
+    uppers: list[tuple[Fn, bool]]
+    length: _Binder | None = None  # sequence binders: the length and the elements
+    elem: _Binder | None = None
+    perm_of: list[Fn] = field(default_factory=list)  # sequence binders: sequences they must permute
+
+    def int_range(
+        self, env: dict[str, Any], base: tuple[int | None, int | None]
+    ) -> tuple[int | None, int | None]:
+        """``base`` narrowed by the binder's bounds (and fixed values) evaluated in ``env``."""
+        lo, hi = base
+        for f, strict in self.lowers:
+            v = _bound_int(f(env))
+            v = v + 1 if strict else v
+            lo = v if lo is None else max(lo, v)
+        for f, strict in self.uppers:
+            v = _bound_int(f(env))
+            v = v - 1 if strict else v
+            hi = v if hi is None else min(hi, v)
+        for f in self.fixed:
+            v = f(env)
+            if isinstance(v, int) and not isinstance(v, bool):
+                lo = v if lo is None else max(lo, v)
+                hi = v if hi is None else min(hi, v)
+        return lo, hi
+
+    def type_range(self) -> tuple[int | None, int | None] | None:
+        """Integer range of the binder's type; None for non-integer types."""
+        t = self.type
+        if not isinstance(t, TCon) or t.args:
+            return None
+        if t.name in INT_RANGES:
+            return INT_RANGES[t.name]
+        if t.name == "nat":
+            return (0, None)
+        if t.name == "int":
+            return (None, None)
+        return None
+
+    def is_scalar(self) -> bool:
+        return (
+            isinstance(self.type, TCon)
+            and not self.type.args
+            and (self.type.name in INT_RANGES or self.type.name in ("int", "nat", "char"))
+        )
+
+    def valid(self, v: Any) -> bool:
+        """Is ``v`` a value of the binder's type?"""
+        rng = self.type_range()
+        if rng is not None:
+            if isinstance(v, bool) or not isinstance(v, int):
+                return False
+            lo, hi = rng
+            return (lo is None or v >= lo) and (hi is None or v <= hi)
+        if isinstance(self.type, TCon) and self.type.name == "char":
+            return isinstance(v, str) and len(v) == 1
+        return True
+
+
+_FRESH = object()
+
+
+def _bound_int(v: Any) -> int:
+    if isinstance(v, str) and len(v) == 1:
+        return ord(v)
+    return _int(v, "a quantifier bound")
+
+
+SEARCH_CAP = 4096  # values tried for a binder without a finite domain (semi-decision)
+
+
+def _search_order(lo: int | None, hi: int | None) -> Iterator[int]:
+    """Values of a binder with at most one finite bound, nearest to that bound (or to 0) first."""
+    if lo is not None:
+        return iter(range(lo, lo + SEARCH_CAP))
+    if hi is not None:
+        return iter(range(hi, hi - SEARCH_CAP, -1))
+
+    def around_zero() -> Iterator[int]:
+        yield 0
+        for k in range(1, SEARCH_CAP // 2):
+            yield k
+            yield -k
+
+    return around_zero()
+
+
+class _Domain:
+    """The values a binder ranges over; ``complete`` is False for a search prefix."""
+
+    __slots__ = ("complete", "values", "why")
+
+    def __init__(self, values: Iterable[Any], complete: bool = True, why: str = "") -> None:
+        self.values = values
+        self.complete = complete
+        self.why = why
+
+
+SEQ_CAP = 200_000  # sequences tried for one sequence binder
+
+
+def _elem_ok(t: Type, v: Any) -> bool:
+    if not isinstance(t, TCon):
+        return True
+    if t.name in INT_RANGES or t.name in ("int", "nat"):
+        if isinstance(v, bool) or not isinstance(v, int):
+            return False
+        lo, hi = INT_RANGES.get(t.name, (0 if t.name == "nat" else None, None))
+        return (lo is None or v >= lo) and (hi is None or v <= hi)
+    if t.name == "bool":
+        return isinstance(v, bool)
+    if t.name == "char":
+        return isinstance(v, str) and len(v) == 1
+    return True
+
+
+def _env_sequences(env: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """Sequences found in the environment (and one level inside), for witness candidates."""
+    out: list[tuple[Any, ...]] = []
+
+    def add(v: Any, depth: int) -> None:
+        if isinstance(v, str) and len(v) != 1:
+            v = tuple(v)
+        if isinstance(v, tuple):
+            out.append(v)
+            if depth < 1:
+                for x in v:
+                    if isinstance(x, tuple | str):
+                        add(x, depth + 1)
+        elif isinstance(v, Some):
+            add(v.val, depth)
+        elif isinstance(v, Struct):
+            for _, x in v.fields:
+                add(x, depth)
+
+    for k in sorted(env):
+        if "#" not in k:
+            add(env[k], 0)
+    return out
+
+
+def _index_map(p: tuple[Any, ...], s: tuple[Any, ...]) -> tuple[int, ...] | None:
+    """Indices r with p[i] == s[r[i]], each index used once (greedy), if p is a rearrangement of s."""
+    used: set[int] = set()
+    out: list[int] = []
+    for x in p:
+        for k, y in enumerate(s):
+            if k not in used and y == x:
+                used.add(k)
+                out.append(k)
+                break
+        else:
+            return None
+    return tuple(out)
+
+
+def _seq_candidates(env: dict[str, Any], elem_t: Type) -> list[tuple[Any, ...]]:
+    seqs = _env_sequences(env)
+    cands: list[tuple[Any, ...]] = []
+    for q in seqs:
+        variants = [q, q[::-1]]
+        try:
+            variants += [tuple(sorted(q)), tuple(sorted(q, reverse=True))]
+        except TypeError:
+            pass
+        cands.extend(variants)
+    for a in seqs:
+        for b in seqs:
+            if a is not b and len(a) == len(b):
+                m = _index_map(a, b)
+                if m is not None:
+                    cands.append(m)
+    out: list[tuple[Any, ...]] = []
+    seen: set[Any] = set()
+    for c in cands:
+        if all(_elem_ok(elem_t, x) for x in c):
+            try:
+                if c in seen:
+                    continue
+                seen.add(c)
+            except TypeError:
+                pass
+            out.append(c)
+    return out
+
+
+def _distinct_permutations(src: tuple[Any, ...]) -> Iterator[tuple[Any, ...]]:
+    seen: set[tuple[Any, ...]] = set()
+    for p in itertools.permutations(src):
+        if p not in seen:
+            seen.add(p)
+            yield p
+
+
+def _seq_domain(b: _Binder, env: dict[str, Any], line: int) -> _Domain:
+    """Sequences for a ``Seq<T>`` binder: witnesses suggested by the environment (sorted, reversed,
+    index maps of its sequences), then every sequence within the length and element bounds."""
+    assert b.length is not None and b.elem is not None
+    if b.perm_of:
+        src = rt.view(b.perm_of[0](env))
+        if isinstance(src, tuple):
+            count = math.factorial(len(src))
+            if count <= SEQ_CAP:
+                return _Domain(_distinct_permutations(src), True)
+    elem_t = b.type.args[0] if isinstance(b.type, TCon) and b.type.args else TCon("int")
+    lname = b.length.name
+    lo, hi = b.length.int_range(env, (0, None))
+    cands = [
+        c
+        for c in _seq_candidates(env, elem_t)
+        if (lo is None or len(c) >= lo) and (hi is None or len(c) <= hi)
+    ]
+    is_bool = isinstance(elem_t, TCon) and elem_t.name == "bool"
+    base = (0, 1) if is_bool else (b.elem.type_range() or (None, None))
+    plan: list[tuple[int, Sequence[Any]]] = []
+    total = 0
+    complete = hi is not None and lo is not None
+    if complete:
+        assert lo is not None and hi is not None
+        for n in range(max(lo, 0), hi + 1):
+            env2 = dict(env)
+            env2[lname] = n
+            elo, ehi = b.elem.int_range(env2, base)
+            if n == 0:
+                plan.append((0, []))
+                total += 1
+                continue
+            if elo is None or ehi is None:
+                complete = False
+                break
+            size = 2 if is_bool else max(0, ehi - elo + 1)
+            if size > SEQ_CAP or (size > 1 and n * math.log2(size) > 40):
+                complete = False
+                break
+            total += size**n
+            if total > SEQ_CAP:
+                complete = False
+                break
+            plan.append((n, [False, True] if is_bool else range(elo, ehi + 1)))
+    why = f"sequence binder {b.name} of the quantifier at line {line} cannot be enumerated completely"
+
+    def gen() -> Iterator[tuple[Any, ...]]:
+        yield from cands
+        if complete:
+            for n, vals in plan:
+                yield from itertools.product(vals, repeat=n)
+            return
+        # a search prefix: short sequences over small values and values of the environment
+        yield from itertools.islice(_sample_sequences(b, env, elem_t, lo, hi, is_bool), SEQ_CAP // 10)
+
+    return _Domain(gen(), complete, why)
+
+
+def _env_ints(env: dict[str, Any]) -> set[int]:
+    out: set[int] = set()
+
+    def add(v: Any) -> None:
+        if isinstance(v, bool):
+            return
+        if isinstance(v, int):
+            out.add(v)
+        elif isinstance(v, tuple):
+            for x in v:
+                add(x)
+        elif isinstance(v, Some):
+            add(v.val)
+
+    for k in sorted(env):
+        if "#" not in k:
+            add(env[k])
+    return out
+
+
+def _sample_sequences(
+    b: _Binder, env: dict[str, Any], elem_t: Type, lo: int | None, hi: int | None, is_bool: bool
+) -> Iterator[tuple[Any, ...]]:
+    assert b.length is not None and b.elem is not None
+    longest = max((len(q) for q in _env_sequences(env)), default=0)
+    lmin = max(lo or 0, 0)
+    lmax = hi if hi is not None else max(lmin, longest + 1)
+    for n in range(lmin, min(lmax, lmin + 12) + 1):
+        env2 = dict(env)
+        env2[b.length.name] = n
+        try:
+            elo, ehi = b.elem.int_range(env2, (0, 1) if is_bool else (b.elem.type_range() or (None, None)))
+        except rt.SpecError:
+            continue
+        if is_bool:
+            pool: list[Any] = [False, True]
+        else:
+            if not isinstance(elem_t, TCon) or not (
+                elem_t.name in INT_RANGES or elem_t.name in ("int", "nat")
+            ):
+                return
+            vals = _env_ints(env) | {0, 1, -1} | {x for x in (elo, ehi) if x is not None}
+            pool = sorted(v for v in vals if (elo is None or v >= elo) and (ehi is None or v <= ehi))
+        yield from itertools.product(pool, repeat=n)
+
+
+class _Quantifier:
+    def __init__(self, kind: str, binders: list[_Binder], body: Fn, line: int) -> None:
+        self.kind = kind
+        self.binders = binders
+        self.body = body
+        self.line = line
+
+    def domain(self, b: _Binder, env: dict[str, Any]) -> Any:
+        """A ``_Domain`` (a superset of the binder's relevant values, or a search prefix) or ``_FRESH``."""
+        if b.fixed:
+            vals: list[Any] = []
+            for f in b.fixed:
+                v = f(env)
+                if isinstance(v, rt.Fresh) or b.valid(v):
+                    if not any(v is w or v == w for w in vals):
+                        vals.append(v)
+                else:
+                    return _Domain([])
+            return _Domain(vals if len(vals) == 1 else [])  # different fixed values contradict each other
+        if isinstance(b.type, TCon) and b.type.name == "bool":
+            return _Domain([False, True])
+        if b.length is not None and b.elem is not None:
+            return _seq_domain(b, env, self.line)
+        is_char = isinstance(b.type, TCon) and b.type.name == "char"
+        rng = (0, 0x10FFFF) if is_char else b.type_range()
+        if rng is None:
+            raise rt.Unbounded(
+                f"binder {b.name}: {b.type} of the quantifier at line {self.line} cannot be enumerated"
+            )
+        lo, hi = rng
+        for f, strict in b.lowers:
+            v = _bound_int(f(env))
+            v = v + 1 if strict else v
+            lo = v if lo is None else max(lo, v)
+        for f, strict in b.uppers:
+            v = _bound_int(f(env))
+            v = v - 1 if strict else v
+            hi = v if hi is None else min(hi, v)
+        explicit = bool(b.lowers or b.uppers)
+        if lo is not None and hi is not None:
+            if hi < lo:
+                return _Domain([])
+            size = hi - lo + 1
+            if size <= MAX_RANGE and (explicit or size <= 1024):
+                return _Domain([chr(i) for i in range(lo, hi + 1)] if is_char else range(lo, hi + 1))
+            if b.lowers and b.uppers:
+                raise LimitExceeded("size", f"quantifier binder {b.name} ranges over {size} values")
+        if not explicit and b.is_scalar():
+            return _FRESH
+        if is_char:
+            raise rt.Unbounded(f"char binder {b.name} at line {self.line} is bounded on one side only")
+        lo_e = lo if b.lowers or (lo is not None and hi is None) else None
+        hi_e = hi if lo_e is None else None
+        return _Domain(_search_order(lo_e, hi_e), False,
+                       f"binder {b.name} of the quantifier at line {self.line} is bounded on one side only")  # fmt: skip
+
+    def _fallback(self, b: _Binder) -> _Domain:
+        """Search domain for a scalar binder whose ``Fresh`` evaluation failed."""
+        lo, hi = b.type_range() or (None, None)
+        return _Domain(_search_order(lo, None if lo is not None else hi), False,
+                       f"binder {b.name} of the quantifier at line {self.line} is unbounded")  # fmt: skip
+
+    def run(self, env: dict[str, Any]) -> Any:
+        if self.kind == "forall":
+            return self._quant(0, dict(env), False)
+        if self.kind == "exists":
+            return self._quant(0, dict(env), True)
+        witnesses: list[Any] = []
+        complete = self._choose(0, dict(env), witnesses)
+        if len(witnesses) > 1:
+            raise rt.Unspecified(f"choose at line {self.line} has several witnesses")
+        if not complete:
+            raise rt.Unbounded(
+                f"choose at line {self.line} over a domain that cannot be enumerated completely"
+            )
+        if not witnesses:
+            raise rt.Unspecified(f"choose at line {self.line} has no witness")
+        return witnesses[0]
+
+    def _quant(self, k: int, env: dict[str, Any], exists: bool) -> bool:
+        """exists: is the body true for some values of binders k..; forall (exists False): for all."""
+        if k == len(self.binders):
+            limits.charge(1)
+            return _truth(self.body(env))
+        b = self.binders[k]
+        dom = self.domain(b, env)
+        if dom is _FRESH:
+            try:
+                return self._with_fresh(k, env, exists)
+            except rt.NotEqualityOnly:
+                dom = self._fallback(b)
+        err: rt.SpecError | None = None
+        for v in dom.values:
+            env[b.name] = v
+            try:
+                r = self._quant(k + 1, env, exists)
+            except rt.SpecError as exc:  # that instance is unknown; another may still decide
+                err = err or exc
+                continue
+            if r == exists:
+                return exists
+        if err is not None:
+            raise err
+        if not dom.complete:
+            found = "witness" if exists else "counterexample"
+            raise rt.Unbounded(f"{dom.why}: no {found} among the first {SEARCH_CAP} values")
+        return not exists
+
+    def _with_fresh(self, k: int, env: dict[str, Any], exists: bool) -> bool:
+        """Decide binder k through a ``Fresh`` stand-in (raises ``NotEqualityOnly`` when that is unsound)."""
+        b = self.binders[k]
+        fresh = rt.Fresh(b.name)
+        env[b.name] = fresh
+        r = self._quant(k + 1, env, exists)
+        if r == exists:
+            return exists
+        seen: list[Any] = []
+        err: rt.SpecError | None = None
+        for c in list(fresh.compared):
+            # another binder's stand-in is a value too (this binder equal to that one)
+            if (
+                c is fresh
+                or not (isinstance(c, rt.Fresh) or b.valid(c))
+                or any(c is x or c == x for x in seen)
+            ):
+                continue
+            seen.append(c)
+            limits.charge(1)
+            env[b.name] = c
+            try:
+                if self._quant(k + 1, env, exists) == exists:
+                    return exists
+            except rt.SpecError as exc:
+                err = err or exc
+        if err is not None:
+            raise err
+        return not exists
+
+    def _choose(self, k: int, env: dict[str, Any], out: list[Any]) -> bool:
+        """Collect witnesses (stops after two); returns whether the enumeration was complete."""
+        if len(out) > 1:
+            return True
+        if k == len(self.binders):
+            limits.charge(1)
+            if _truth(self.body(env)):
+                vals = tuple(env[b.name] for b in self.binders)
+                out.append(vals[0] if len(vals) == 1 else vals)
+            return True
+        b = self.binders[k]
+        dom = self.domain(b, env)
+        if dom is _FRESH:
+            dom = self._fallback(b)
+        complete = dom.complete
+        for v in dom.values:
+            env[b.name] = v
+            complete = self._choose(k + 1, env, out) and complete
+            if len(out) > 1:
+                return True
+        return complete
+
+
+def _sort_key(v: Any) -> Any:
+    return (type(v).__name__, v) if isinstance(v, int | str) else (type(v).__name__, repr(v))
