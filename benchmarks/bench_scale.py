@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from veriscale.builders.suites import build_suites
+from veriscale.pipeline.build import build_suites
 from veriscale.pipeline.config import PipelineConfig
 from veriscale.pipeline.inputs.stage import run_inputs_stage
 from veriscale.pipeline.outputs.stage import run_outputs_stage

@@ -8,26 +8,15 @@ a ``provenance.json``. Writing is idempotent: the same run gives the same bytes.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..formats.verina.dataset import read_task
-from ..pipeline.inputs.stage import select_task_dirs
-from ..pipeline.reduce import STAGE as REDUCE_STAGE
-from ..pipeline.rundir import RunDir, atomic_write_json
+from ..formats.verina.dataset import Task
 from .writer import write_suite_task
 
-__all__ = ["BuildReport", "build_suites"]
+__all__ = ["LITE", "PLUS", "write_task_suites"]
 
 PLUS, LITE = "plus", "lite"
-
-
-@dataclass
-class BuildReport:
-    written: list[str] = field(default_factory=list)
-    missing: list[str] = field(default_factory=list)  # tasks without a finished reduction
 
 
 def _test_prov(i: int, t: dict[str, Any], covers: list[int] | None) -> dict[str, Any]:
@@ -47,71 +36,55 @@ def _reject_prov(i: int, r: dict[str, Any]) -> dict[str, Any]:
     return {"row": i, "id": r["id"], "origin": r["provenance"]}
 
 
-def _header(doc: dict[str, Any], suite: str, rundir: RunDir) -> dict[str, Any]:
+def _header(doc: dict[str, Any], suite: str, seed: int) -> dict[str, Any]:
     return {
         "task_id": doc["task_id"],
         "suite": suite,
         "generator": "veriscale",
-        "run": {"config": doc["config"], "seed": rundir.config.seed},
+        "run": {"config": doc["config"], "seed": seed},
         "adversaries": doc["adversaries"],
         "specs": doc["specs"],
         "dropped": doc["dropped"],
     }
 
 
-def build_suites(
-    benchmark: Path | str, rundir: RunDir, out: Path | str, *, tasks: Sequence[str] | None = None
-) -> BuildReport:
-    """Write ``out/plus`` and ``out/lite`` for every selected task whose reduction is done."""
-    root = Path(out)
-    report = BuildReport()
-    done = rundir.ledger.done(REDUCE_STAGE)
-    for d in select_task_dirs(benchmark, tasks):
-        if d.name not in done or not rundir.result_path(REDUCE_STAGE, d.name).exists():
-            report.missing.append(d.name)
-            continue
-        task = read_task(d)
-        doc = rundir.read_result(REDUCE_STAGE, d.name)
-        tests = doc["plus"]["tests"]
-        rejects = doc["plus"]["reject_inputs"]
-        rows = [
-            {"input": t["input"], "expected": t["expected"], "unexpected": t["unexpected"]} for t in tests
-        ]
+def write_task_suites(task: Task, doc: dict[str, Any], root: Path, seed: int) -> None:
+    """Write ``root/plus/<task>`` and ``root/lite/<task>`` from the task's reduction document ``doc``."""
+    tests = doc["plus"]["tests"]
+    rejects = doc["plus"]["reject_inputs"]
+    rows = [
+        {"input": t["input"], "expected": t["expected"], "unexpected": t["unexpected"]} for t in tests
+    ]
 
-        prov = _header(doc, PLUS, rundir)
-        cov = doc.get("row_coverage") or [None] * len(tests)
-        prov["tests"] = [_test_prov(i, t, cov[i]) for i, t in enumerate(tests)]
-        prov["reject_inputs"] = [_reject_prov(i, r) for i, r in enumerate(rejects)]
-        write_suite_task(task, root / PLUS, rows, rejects, prov)
+    prov = _header(doc, PLUS, seed)
+    cov = doc.get("row_coverage") or [None] * len(tests)
+    prov["tests"] = [_test_prov(i, t, cov[i]) for i, t in enumerate(tests)]
+    prov["reject_inputs"] = [_reject_prov(i, r) for i, r in enumerate(rejects)]
+    write_suite_task(task, root / PLUS, rows, rejects, prov)
 
-        lite_t = doc["lite"]["tests"]
-        lite_r = doc["lite"]["reject_inputs"]
-        prov = _header(doc, LITE, rundir)
-        prov["tests"] = [
-            {
-                **_test_prov(j, tests[c["row"]], cov[c["row"]]),
-                "plus_row": c["row"],
-                "selected": c["stage"],
-                "newly": c["newly"],
-            }
-            for j, c in enumerate(lite_t)
-        ]
-        prov["reject_inputs"] = [
-            {
-                **_reject_prov(j, rejects[c["row"]]),
-                "plus_row": c["row"],
-                "selected": c["stage"],
-                "buckets": c["buckets"],
-            }
-            for j, c in enumerate(lite_r)
-        ]
-        prov["kill_preserved"] = doc["kill_preserved"]
-        prov["coverage"] = doc.get("coverage")
-        write_suite_task(
-            task, root / LITE, [rows[c["row"]] for c in lite_t], [rejects[c["row"]] for c in lite_r], prov
-        )
-        report.written.append(d.name)
-    atomic_write_json(
-        root / "build.json", {"run": str(rundir.root), "written": report.written, "missing": report.missing}
+    lite_t = doc["lite"]["tests"]
+    lite_r = doc["lite"]["reject_inputs"]
+    prov = _header(doc, LITE, seed)
+    prov["tests"] = [
+        {
+            **_test_prov(j, tests[c["row"]], cov[c["row"]]),
+            "plus_row": c["row"],
+            "selected": c["stage"],
+            "newly": c["newly"],
+        }
+        for j, c in enumerate(lite_t)
+    ]
+    prov["reject_inputs"] = [
+        {
+            **_reject_prov(j, rejects[c["row"]]),
+            "plus_row": c["row"],
+            "selected": c["stage"],
+            "buckets": c["buckets"],
+        }
+        for j, c in enumerate(lite_r)
+    ]
+    prov["kill_preserved"] = doc["kill_preserved"]
+    prov["coverage"] = doc.get("coverage")
+    write_suite_task(
+        task, root / LITE, [rows[c["row"]] for c in lite_t], [rejects[c["row"]] for c in lite_r], prov
     )
-    return report

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..formats.verina.dataset import RejectInput, Task, TestCase, write_task
-from ..pipeline.rundir import atomic_write_json
+from ..runtime.files import atomic_write_json
 
 __all__ = ["PROVENANCE_FILE", "write_suite_task"]
 

@@ -2,134 +2,18 @@
 
 from __future__ import annotations
 
-import json
-import os
-import sys
-from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from ..evaluate.checks.verina import CHECKS, CheckReport, Finding, TaskReport, merge_reports
 from .app import app
-
-console = Console()
-
-
-def _task_dirs(root: Path) -> list[Path]:
-    return sorted(
-        (p for p in root.iterdir() if p.is_dir() and (p / "task.json").exists()),
-        key=lambda p: (
-            p.name.rpartition("_")[0],
-            int(p.name.rpartition("_")[2] or 0) if p.name.rpartition("_")[2].isdigit() else -1,
-            p.name,
-        ),
-    )
-
-
-@dataclass(frozen=True)
-class CheckJob:
-    task_dir: str
-    dataset: str
-    seconds: float
-    fuel: int
-    engine: str = "native"
-    checks: frozenset[str] | None = None
-
-
-def _check_one(job: CheckJob) -> TaskReport:
-    from ..evaluate.checks.verina import check_task
-    from ..formats.verina.dataset import DatasetError, read_task
-    from ..languages.lean.engines import make_engine
-
-    path = Path(job.task_dir)
-    try:
-        task = read_task(path)
-    except DatasetError as exc:
-        rep = TaskReport(path.name)
-        rep.findings.append(Finding(path.name, "read", -1, "undecodable", str(exc)))
-        return rep
-    engine = make_engine(job.engine, seconds=job.seconds, fuel=job.fuel)
-    try:
-        return check_task(engine, task, dataset=job.dataset, checks=job.checks)
-    except Exception as exc:  # keep going: one task's crash must not lose the others
-        rep = TaskReport(task.id)
-        rep.findings.append(Finding(task.id, "internal", -1, "unknown", f"internal error: {exc!r}"))
-        return rep
-
-
-def parse_checks(spec: str | None) -> frozenset[str] | None:
-    """``precond,impl`` / ``postcond`` / full check names → the set of checks to run."""
-    if not spec:
-        return None
-    groups = {
-        "precond": {"precond_accepts_tests", "precond_rejects_rejects"},
-        "impl": {"impl_matches_expected"},
-        "postcond": {"postcond_accepts_expected", "postcond_rejects_unexpected"},
-    }
-    out: set[str] = set()
-    for part in spec.split(","):
-        part = part.strip()
-        if part in groups:
-            out |= groups[part]
-        elif part in CHECKS:
-            out.add(part)
-        else:
-            raise typer.BadParameter(
-                f"unknown check {part!r}; use precond, impl, postcond or one of {', '.join(CHECKS)}",
-                param_hint="--checks",
-            )
-    return frozenset(out)
-
-
-def run_check(
-    root: Path,
-    jobs: int = 1,
-    seconds: float = 5.0,
-    fuel: int = 50_000_000,
-    only: list[str] | None = None,
-    engine: str = "native",
-    checks: frozenset[str] | None = None,
-) -> CheckReport:
-    dirs = _task_dirs(root)
-    if only:
-        wanted = set(only)
-        dirs = [d for d in dirs if d.name in wanted]
-    work = [CheckJob(str(d), root.name, seconds, fuel, engine, checks) for d in dirs]
-    if jobs <= 1:
-        reports = [_check_one(w) for w in work]
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            reports = list(pool.map(_check_one, work, chunksize=1))
-    return merge_reports(reports)
-
-
-def report_json(rep: CheckReport) -> dict[str, Any]:
-    return {
-        "totals": rep.totals(),
-        "findings": [
-            {
-                "task": f.task,
-                "check": f.check,
-                "row": f.row,
-                "unexpected_index": f.sub,
-                "kind": f.kind,
-                "detail": f.detail,
-            }
-            for f in rep.findings()
-        ],
-    }
 
 
 @app.command("check")
 def check_cmd(
     directory: Annotated[
-        Path, typer.Argument(help="A Verina-format dataset directory.", exists=True, file_okay=False)
+        Path, typer.Argument(help="A dataset directory (Verina or VeriContest format).", exists=True, file_okay=False)
     ],
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (default: 1).")] = 1,
@@ -157,67 +41,25 @@ def check_cmd(
     ] = None,
 ) -> None:
     """Run the ground truth of every task on every row and report agreement per check."""
-    from ..formats.vericontest.dataset import is_vericontest_root
+    from ..evaluate.checks.run import CheckOptions, run_dataset_check
+    from ..formats.api import FormatError
+    from ..formats.registry import detect_format
+    from ..languages.registry import language
 
-    if is_vericontest_root(directory):  # VeriContest layout: its own check (see evaluate.vericontest_check)
-        from ..evaluate.checks.vericontest import check_command
-
-        check_command(directory, as_json=as_json, jobs=jobs, timeout=timeout, only=task, max_list=max_list)
-        return
-    from ..languages.lean.engines import ENGINE_NAMES
-
-    if engine not in ENGINE_NAMES:
-        raise typer.BadParameter(f"choose from {', '.join(ENGINE_NAMES)}", param_hint="--engine")
-    if engine == "lean":
-        from ..languages.lean.toolchain.project import lean_status
-
-        project, why = lean_status()
-        if project is None:
-            typer.echo(f"check: Lean toolchain unavailable: {why}", err=True)
-            raise typer.Exit(2)
-    rep = run_check(
-        directory, jobs=jobs, seconds=timeout, only=task, engine=engine, checks=parse_checks(checks)
-    )
-    if as_json:
-        json.dump(report_json(rep), sys.stdout, indent=1, ensure_ascii=False)
-        sys.stdout.write("\n")
-        return
-    totals = rep.totals()
-    table = Table(title=f"veriscale check {directory}")
-    for col in ("check", "agree / decodable", "disagree", "unknown", "undecodable"):
-        table.add_column(col, justify="left" if col == "check" else "right")
-    for name, label in CHECKS.items():
-        t = totals[name]
-        table.add_row(
-            label,
-            f"{t['agree']}/{t['decodable']}",
-            str(t["disagree"]),
-            str(t["unknown"]),
-            str(t["undecodable"]),
-        )
-    console.print(table)
-
-    findings = rep.findings()
-    listed = [f for f in findings if f.kind != "undecodable"]
-    if max_list:
-        listed = listed[:max_list]
-    for f in listed:
-        sub = f"[{f.sub}]" if f.sub is not None else ""
-        console.print(
-            f"{f.kind.upper():9} {f.task} {f.check} row {f.row}{sub}: {f.detail}",
-            markup=False,
-            highlight=False,
-            soft_wrap=True,
-        )
-    undec = Counter(f.group or f.detail[:80] for f in findings if f.kind == "undecodable")
-    if undec:
-        console.print(f"undecodable rows (data defects, not counted as disagreements): {sum(undec.values())}")
-        for reason, n in sorted(undec.items(), key=lambda kv: (-kv[1], kv[0])):
-            console.print(f"  {n:6}  {reason}", markup=False, highlight=False)
-    n_unknown = sum(1 for f in findings if f.kind == "unknown")
-    n_dis = sum(1 for f in findings if f.kind == "disagree")
-    console.print(
-        f"summary: {n_dis} disagreements, {n_unknown} unknown, {os.cpu_count()} cpus available",
-        markup=False,
-        highlight=False,
-    )
+    try:
+        lang = language(detect_format(directory).language)
+    except FormatError as exc:
+        typer.echo(f"check: {exc}", err=True)
+        raise typer.Exit(2) from None
+    why = lang.engine_unavailable(engine)
+    if why is not None:
+        if engine not in lang.engine_names:
+            raise typer.BadParameter(why, param_hint="--engine")
+        typer.echo(f"check: {engine} engine unavailable: {why}", err=True)
+        raise typer.Exit(2)
+    opts = CheckOptions(as_json, jobs, timeout, task, max_list, engine, checks)
+    try:
+        code = run_dataset_check(directory, opts)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--checks") from None
+    raise typer.Exit(code)

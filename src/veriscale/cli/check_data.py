@@ -11,8 +11,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from ..formats.api import FormatError
 from ..formats.check_data import CheckReport, check_dataset
-from ..formats.verina.dataset import DatasetError
 from .app import app
 
 
@@ -49,13 +49,13 @@ def print_report(report: CheckReport, console: Console) -> None:
 
 @app.command("check-data")
 def check_data_command(
-    dir: Annotated[Path, typer.Argument(help="A Verina-format dataset directory.")],
+    dir: Annotated[Path, typer.Argument(help="A dataset directory (Verina or VeriContest format).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
 ) -> None:
     """Decode every input, expected/unexpected output and reject input strictly; report failures (exit 0)."""
     try:
         report = check_dataset(dir)
-    except DatasetError as err:
+    except FormatError as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(1) from None
     if as_json:

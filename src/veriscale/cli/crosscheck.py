@@ -34,27 +34,30 @@ def cross_check_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
     """Compare the native engine with the real Lean toolchain on a deterministic sample of checks."""
-    from ..languages.lean.engines import make_engine
-    from ..languages.lean.toolchain.project import LeanUnavailable
+    from ..formats.api import FormatError
+    from ..formats.registry import get_format
+    from ..languages.api import LanguageUnavailable
+    from ..languages.registry import language
 
+    fmt = get_format("verina")  # the toolchain backend compared here is Lean's
+    lang = language(fmt.language)
     try:
-        lean = make_engine("lean", lean_project=lean_project, lean_timeout=lean_timeout)
-    except LeanUnavailable as exc:
+        lean = lang.make_engine("lean", lean_project=lean_project, lean_timeout=lean_timeout)
+    except LanguageUnavailable as exc:
         typer.echo(f"cross-check: Lean toolchain unavailable: {exc}", err=True)
         raise typer.Exit(2) from None
 
     from ..evaluate.checks.crosscheck import cross_check
-    from ..formats.verina.dataset import DatasetError, discover_task_dirs, read_task
 
     tasks = []
-    for d in discover_task_dirs(directory):
+    for d in fmt.task_dirs(directory):
         if task and d.name not in task:
             continue
         try:
-            tasks.append(read_task(d))
-        except DatasetError as exc:
+            tasks.append(fmt.read_task(d))
+        except FormatError as exc:
             typer.echo(f"skipped unreadable task: {exc}", err=True)
-    native = make_engine("native", seconds=timeout)
+    native = lang.make_engine("native", seconds=timeout)
     rep = cross_check(tasks, native, lean, sample=sample, seed=seed)
 
     if as_json:

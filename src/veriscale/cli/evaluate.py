@@ -107,18 +107,15 @@ def evaluate_cmd(
     from ..evaluate.report import comparison_tables, write_outputs
     from ..evaluate.scoring.errors import LABELS, ErrorCategory
     from ..evaluate.scoring.passk import parse_exclusions
-    from ..languages.lean.engines import ENGINE_NAMES
+    from ..languages.registry import language
 
+    lean = language("lean")  # the suites evaluate scores today are Verina's (Lean)
     console = Console()
     err = Console(stderr=True)
-    if engine not in ENGINE_NAMES:
-        raise typer.BadParameter(f"choose from {', '.join(ENGINE_NAMES)}", param_hint="--engine")
-    if engine == "lean":
-        from ..languages.lean.toolchain.project import lean_status
-
-        project, why = lean_status()
-        if project is None:
-            raise _fail(f"Lean toolchain unavailable: {why}")
+    if engine not in lean.engine_names:
+        raise typer.BadParameter(f"choose from {', '.join(lean.engine_names)}", param_hint="--engine")
+    if (why := lean.engine_unavailable(engine)) is not None:
+        raise _fail(why)
     ks = tuple(sorted(set(k or [1])))
     if any(x < 1 for x in ks):
         raise typer.BadParameter("k must be at least 1", param_hint="--k")

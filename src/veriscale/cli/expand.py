@@ -24,7 +24,7 @@ from .options import (
     SeedOpt,
     TasksOpt,
     WorkersOpt,
-    lean_unavailable,
+    benchmark_unavailable,
     stage_progress,
 )
 
@@ -109,7 +109,7 @@ def inputs_command(
         cfg = load_pipeline_config(config, {"seed": seed, "engine.name": engine})
     except (ConfigError, PipelineConfigError) as exc:
         raise _fail(str(exc)) from None
-    if (why := lean_unavailable(cfg.engine.name)) is not None:
+    if (why := benchmark_unavailable(benchmark, cfg.engine.name)) is not None:
         raise _fail(why)
     # The seed model is recorded in the run's config: resuming with another model is refused.
     cfg = cfg.model_copy(update={"model": llm_cfg.model_for("seed_inputs") if use_model else None})

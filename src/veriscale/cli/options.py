@@ -63,11 +63,18 @@ def stage_progress(console: Console) -> Progress:
     )
 
 
-def lean_unavailable(engine_name: str) -> str | None:
-    """Why the configured engine cannot run here (None: it can)."""
-    if engine_name != "lean":
-        return None
-    from ..languages.lean.toolchain.project import lean_status
+def benchmark_unavailable(benchmark: Path | None, engine_name: str) -> str | None:
+    """Why ``expand``/``scale`` cannot run on ``benchmark`` with that engine (None: they can)."""
+    from ..formats.api import FormatError
+    from ..formats.registry import detect_format
+    from ..languages.registry import language
 
-    project, why = lean_status()
-    return None if project is not None else f"Lean toolchain unavailable: {why}"
+    if benchmark is None:
+        return None
+    try:
+        fmt = detect_format(benchmark)
+    except FormatError as exc:
+        return str(exc)
+    if (why := fmt.expansion_unsupported()) is not None:
+        return f"{benchmark}: {why}"
+    return language(fmt.language).engine_unavailable(engine_name)

@@ -10,8 +10,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from ..formats.api import FormatError
 from ..formats.stats import METRICS, DatasetStats, dataset_stats, multiplier
-from ..formats.verina.dataset import DatasetError
 from .app import app
 
 
@@ -148,13 +148,13 @@ def stats_command(
     if adequacy:
         try:
             _adequacy([p for p, _ in paths], as_json, jobs, task, not no_adversaries)
-        except DatasetError as err:
+        except FormatError as err:
             typer.echo(f"error: {err}", err=True)
             raise typer.Exit(1) from None
         return
     try:
         all_stats = [dataset_stats(p, name) for p, name in paths]
-    except DatasetError as err:
+    except FormatError as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(1) from None
     if as_json:

@@ -67,7 +67,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..languages.lean.sections import SECTION_DEFAULTS
+from ..languages.registry import language
+
+SECTION_DEFAULTS = language("lean").section_defaults  # type: ignore[attr-defined]  # Verina tasks are Lean
 
 __all__ = [
     "KINDS",

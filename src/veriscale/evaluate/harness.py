@@ -173,9 +173,10 @@ _ENGINES: dict[tuple[str, str], Any] = {}
 def _engine(name: str, opts: dict[str, Any]) -> Any:
     key = (name, json.dumps(opts, sort_keys=True))
     if key not in _ENGINES:
-        from ..languages.lean.engines import make_engine
+        from ..languages.registry import language
 
-        _ENGINES[key] = make_engine(name, **opts)
+        # the Verina suites evaluate() scores are Lean tasks
+        _ENGINES[key] = language("lean").make_engine(name, **opts)
     return _ENGINES[key]
 
 
@@ -227,7 +228,10 @@ def _internal_error(job: Job, reason: str) -> list[dict[str, Any]]:
 
 
 def _warm_worker(i: int) -> int:
-    from ..languages.lean import program  # noqa: F401  (the evaluator: the slow import)
+    from ..languages.registry import LANGUAGES
+
+    for lang in LANGUAGES.values():
+        lang.warm_up()
     from .scoring import codegen, proofgen, specgen  # noqa: F401
 
     time.sleep(0.05)  # keep this worker busy so the next warm-up call reaches another one

@@ -1,4 +1,4 @@
-"""Test-suite volume statistics of Verina-format datasets (the layout of the VeriScale paper's Table 1).
+"""Test-suite volume statistics of datasets of any format (the layout of the VeriScale paper's Table 1).
 
 Only counts are needed, so the raw JSON is read without decoding any value;
 malformed rows are counted (and reported) rather than fatal.
@@ -6,15 +6,14 @@ malformed rows are counted (and reported) rather than fatal.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .verina.dataset import DatasetError, discover_task_dirs
+from .registry import detect_format
 
-__all__ = ["METRICS", "DatasetStats", "Metric", "TaskCounts", "count_task", "dataset_stats", "multiplier"]
+__all__ = ["METRICS", "DatasetStats", "Metric", "TaskCounts", "dataset_stats", "multiplier"]
 
 # (attribute, column title)
 METRICS = (
@@ -86,45 +85,17 @@ def multiplier(ds: DatasetStats, base: DatasetStats, attr: str) -> float | None:
     return ds.metric(attr).total / b if b else None
 
 
-def _load_list(path: Path, task: str) -> tuple[list[Any], int]:
-    """Rows of a JSON list file (missing file: no rows). Returns (rows, 1 if the file is not a list)."""
-    if not path.exists():
-        return [], 0
-    try:
-        data = json.loads(path.read_bytes().decode("utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise DatasetError(f"bad JSON: {err}", file=path, task=task) from None
-    if not isinstance(data, list):
-        return [], 1
-    return data, 0
-
-
-def count_task(task_dir: Path) -> TaskCounts:
-    """Counts for one task directory; rows that are not objects or have a non-list ``unexpected`` count as bad."""
-    tests, bad_t = _load_list(task_dir / "test.json", task_dir.name)
-    rejects, bad_r = _load_list(task_dir / "reject_inputs.json", task_dir.name)
-    unexpected = 0
-    bad = bad_t + bad_r
-    for row in tests:
-        if not isinstance(row, dict):
-            bad += 1
-            continue
-        u = row.get("unexpected", [])
-        if isinstance(u, list):
-            unexpected += len(u)
-        else:
-            bad += 1
-    bad += sum(1 for r in rejects if not isinstance(r, dict))
-    return TaskCounts(task_dir.name, len(tests), unexpected, len(rejects), bad)
-
-
 def dataset_stats(
     root: Path | str, name: str | None = None, *, only: Collection[str] | None = None
 ) -> DatasetStats:
     """Counts of every task directory (or of the tasks named in ``only``)."""
     r = Path(root)
+    fmt = detect_format(r)
     stats = DatasetStats(name or r.resolve().name, str(r))
-    for d in discover_task_dirs(r):
+    for d in fmt.task_dirs(r):
         if only is None or d.name in only:
-            stats.tasks.append(count_task(d))
+            c = fmt.count_suite(d)
+            stats.tasks.append(
+                TaskCounts(d.name, c.expected, c.unexpected_outputs, c.unexpected_inputs, c.bad_rows)
+            )
     return stats

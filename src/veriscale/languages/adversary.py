@@ -1,4 +1,5 @@
-"""The adversary record shared by the template library, the mutants and the runner."""
+"""Language-neutral records of the output stage: adversaries (wrong implementations) and
+candidate specifications (e.g. weakened postconditions), whatever language produced them."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 
 from .tree import text_id
 
-__all__ = ["Adversary", "make_adversary"]
+__all__ = ["Adversary", "CandidateSpec", "make_adversary"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,3 +41,14 @@ def make_adversary(
     # the section is part of the identity: one text may be a code body or helper definitions
     ident = text_id(text if section == "code" else f"{section}\n{text}")
     return Adversary(ident, text, origin, description, target, section)
+
+
+@dataclass(frozen=True, slots=True)
+class CandidateSpec:
+    id: str
+    text: str  # a ``postcond`` section body
+    origin: str  # "weakened"
+    description: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "origin": self.origin, "description": self.description, "text": self.text}

@@ -118,12 +118,12 @@ def _row_coverage(task: Task, tests: list[Any], config: PipelineConfig) -> list[
     Coverage is a native-evaluator feature; it is measured with the native engine
     whatever engine the run uses.
     """
-    from ..languages.lean.errors import LeanError
-    from ..languages.lean.native import NativeEngine
+    from ..languages.registry import language_of
     from ..runtime.limits import Limits
 
+    lang = language_of(task)
     limits = Limits(fuel=config.engine.fuel, seconds=config.engine.seconds)
-    te = NativeEngine(limits=limits, coverage=True).for_task(task)
+    te = lang.native_engine(limits, coverage=True).for_task(task)
     out: list[frozenset[int]] = []
     try:
         for t in tests:
@@ -133,7 +133,7 @@ def _row_coverage(task: Task, tests: list[Any], config: PipelineConfig) -> list[
             if rep is None:
                 return None
             out.append(frozenset(rep.hits))
-    except LeanError:
+    except lang.Error:
         return None
     return out
 

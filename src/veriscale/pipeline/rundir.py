@@ -20,13 +20,13 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..runtime.files import atomic_write_bytes, atomic_write_json
 from .config import ConfigMismatch, PipelineConfig, config_diff
 
 __all__ = [
@@ -36,9 +36,6 @@ __all__ = [
     "Ledger",
     "LedgerRow",
     "RunDir",
-    "atomic_write_bytes",
-    "atomic_write_json",
-    "json_bytes",
     "record_failure",
     "resolve_run_dir",
 ]
@@ -49,30 +46,6 @@ FAILED = "failed"
 
 # Config sections that decide every stage's results so far; a resumed run must match them.
 RESULT_SECTIONS: tuple[str, ...] = ("seed", "model", "engine", "inputs")
-
-
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write via a temporary file in the same directory, fsync, then rename over ``path``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def json_bytes(obj: Any) -> bytes:
-    """The one JSON rendering of result files (stable: same object, same bytes)."""
-    return (json.dumps(obj, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
-
-
-def atomic_write_json(path: Path, obj: Any) -> None:
-    atomic_write_bytes(path, json_bytes(obj))
 
 
 def resolve_run_dir(run: str, runs_dir: Path | str = "runs") -> Path:

@@ -13,14 +13,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..builders.suites import LITE, PLUS, build_suites
+from ..builders.suites import LITE, PLUS
 from ..formats.stats import DatasetStats, dataset_stats
 from ..runtime.executor import Executor
+from ..runtime.files import atomic_write_json
+from .build import build_suites
 from .inputs.stage import StageReport, run_inputs_stage
 from .outputs.stage import run_outputs_stage
 from .reduce import STAGE as REDUCE_STAGE
 from .reduce import run_reduce_stage
-from .rundir import RunDir, atomic_write_json
+from .rundir import RunDir
 
 if TYPE_CHECKING:
     from ..llm.config import LLMConfig

@@ -32,7 +32,9 @@ from pathlib import Path
 from typing import Any
 
 from ...formats.verina.dataset import Task, read_dataset, read_task
-from ...languages.lean.eval.coverage import KINDS, CoverageReport, Probe
+from ...languages.api import Language
+from ...languages.registry import language_of
+from ...runtime.coverage import KINDS, CoverageReport, Probe
 from ...runtime.engine import OutcomeKind, Truth
 from ...runtime.limits import Limits
 from ...values import codec
@@ -163,7 +165,7 @@ def section_file_line(task: Task, section: str, line: int) -> int | None:
     """The ``task.lean`` line of ``line`` (1-based) of the concatenated text of the ``section`` sections."""
     if line < 1:
         return None
-    from ...languages.lean.sections import MARKER
+    MARKER = language_of(task).section_marker  # type: ignore[attr-defined]
 
     seen = 0
     open_at: int | None = None
@@ -183,20 +185,14 @@ def section_file_line(task: Task, section: str, line: int) -> int | None:
     return None
 
 
-def _native_coverage_engine(engine: Any) -> Any:
-    from ...languages.lean.native import NativeEngine
-
+def _native_coverage_engine(lang: Language, engine: Any) -> Any:
     if engine is None:
-        return NativeEngine(GROUND_TRUTH_LIMITS, coverage=True)
-    if not isinstance(engine, NativeEngine):
-        raise TypeError("coverage is measured by the native engine only")
-    return engine if engine.coverage else dataclasses.replace(engine, coverage=True)
+        return lang.native_engine(GROUND_TRUTH_LIMITS, coverage=True)
+    return lang.with_coverage(engine)
 
 
-def _adversary_engine() -> Any:
-    from ...languages.lean.native import NativeEngine
-
-    return NativeEngine(Limits(fuel=ADVERSARY_FUEL, seconds=ADVERSARY_SECONDS))
+def _adversary_engine(lang: Language) -> Any:
+    return lang.native_engine(Limits(fuel=ADVERSARY_FUEL, seconds=ADVERSARY_SECONDS))
 
 
 def task_adequacy(
@@ -213,11 +209,10 @@ def task_adequacy(
     ``adversaries``: objects with ``.id``, ``.origin`` and ``.overrides`` (None: no kill rate);
     ``adversary_engine``: runs them (default: native, ``ADVERSARY_FUEL`` steps per run).
     """
-    from ...languages.lean.errors import LeanError
-
+    lang = language_of(task)
     t0 = time.perf_counter()
     res = TaskAdequacy(task.id, suite, rows=len(task.tests))
-    te = _native_coverage_engine(engine).for_task(task)
+    te = _native_coverage_engine(lang, engine).for_task(task)
     ret = task.signature.return_type
     structs = task.structs
     rows: list[tuple[dict[str, Any], str]] = []  # (input values, expected key)
@@ -254,7 +249,7 @@ def task_adequacy(
         gt_keys.append(k)
     try:
         res.coverage = te.coverage()
-    except LeanError as exc:
+    except lang.Error as exc:
         res.error = f"{type(exc).__name__}: {exc}"
     if res.coverage is not None:
         for p in res.coverage.probes:
@@ -262,7 +257,7 @@ def task_adequacy(
             if fl is not None:
                 res.file_lines[p.index] = fl
     if adversaries is not None:
-        aeng = adversary_engine if adversary_engine is not None else _adversary_engine()
+        aeng = adversary_engine if adversary_engine is not None else _adversary_engine(lang)
         res.adversaries = [_run_adversary(task, aeng, a, rows, gt_keys) for a in adversaries]
     res.seconds = time.perf_counter() - t0
     return res

@@ -24,13 +24,16 @@ from pathlib import Path
 from typing import Any
 
 from ...formats.vericontest.dataset import Problem, ProblemError, discover_problems, read_problem
-from ...languages.verus.engine import VeriContestEngine, VeriContestTaskEngine
-from ...languages.verus.execute import ExecLimits
-from ...languages.verus.reference import normalize_stdout
+from ...languages.registry import language
 from ...runtime.engine import OutcomeKind, Verdict
 from ...runtime.limits import Limits
 from ...values import rust_codec
 from ...values.codec import DecodeError
+
+
+def _normalize_stdout(text: str) -> str:
+    return language("verus").normalize_stdout(text)  # type: ignore[attr-defined]
+
 
 __all__ = [
     "CaseCheck",
@@ -73,7 +76,7 @@ class ProblemCheck:
         return [c for e in self.examples for c in e.cases]
 
 
-def check_problem(problem: Problem, te: VeriContestTaskEngine) -> ProblemCheck:
+def check_problem(problem: Problem, te: Any) -> ProblemCheck:
     pc = ProblemCheck(problem.id, problem.kind)
     if problem.is_codeforces:
         _check_cf(problem, te, pc)
@@ -82,7 +85,7 @@ def check_problem(problem: Problem, te: VeriContestTaskEngine) -> ProblemCheck:
     return pc
 
 
-def _check_lc(problem: Problem, te: VeriContestTaskEngine, pc: ProblemCheck) -> None:
+def _check_lc(problem: Problem, te: Any, pc: ProblemCheck) -> None:
     rows: list[tuple[int, dict[str, Any]]] = []
     for ex in problem.examples:
         if ex.inputs is None:
@@ -125,7 +128,7 @@ def _check_lc(problem: Problem, te: VeriContestTaskEngine, pc: ProblemCheck) -> 
     pc.examples.sort(key=lambda e: e.index)
 
 
-def _check_cf(problem: Problem, te: VeriContestTaskEngine, pc: ProblemCheck) -> None:
+def _check_cf(problem: Problem, te: Any, pc: ProblemCheck) -> None:
     if not problem.examples:
         return
     comp = te.runner.traced()
@@ -152,7 +155,7 @@ def _check_cf(problem: Problem, te: VeriContestTaskEngine, pc: ProblemCheck) -> 
             pc.examples.append(ExampleCheck(ex.index, ex.canonical, "ref-error",
                                             f"{res.status}: {res.message}", cases))  # fmt: skip
             continue
-        got, want = normalize_stdout(res.stdout), normalize_stdout(ex.stdout)
+        got, want = _normalize_stdout(res.stdout), _normalize_stdout(ex.stdout)
         if not tr.calls:
             note = "the program made no call to the target function"
             cases.append(CaseCheck(Verdict.unknown(note, "unsupported"), None, note))
@@ -172,8 +175,10 @@ def _check_path(args: tuple[str, float, int, float, str | None]) -> ProblemCheck
         return ProblemCheck(
             p.name, "codeforces" if p.name.startswith("cf") else "leetcode", load_error=str(exc)
         )
-    engine = VeriContestEngine(
-        exec_limits=ExecLimits(case_seconds=case_seconds, memory_mb=memory_mb),
+    verus = language(problem.language)
+    engine = verus.make_engine(
+        "native",
+        exec_limits=verus.exec_limits(case_seconds=case_seconds, memory_mb=memory_mb),  # type: ignore[attr-defined]
         spec_limits=Limits(seconds=spec_seconds, max_depth=100_000),
         cache=cache,
     )

@@ -106,13 +106,13 @@ def exclude_contradicted(
     ``fuel`` so that which rows stay does not depend on the machine's load
     (``seconds`` is only a backstop).
     """
-    from ...languages.lean.native import NativeEngine
+    from ...languages.registry import language_of
     from ...runtime.limits import Limits
     from ...values.codec import encode_lean
     from .compare import outputs_match
 
     ret = task.signature.return_type
-    te = NativeEngine(limits=Limits(fuel=fuel, seconds=seconds)).for_task(task)
+    te = language_of(task).native_engine(Limits(fuel=fuel, seconds=seconds)).for_task(task)
     bad: list[int] = []
     for tr in rows.tests:
         if tr.inputs is None or tr.expected_error:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...languages.lean.toolchain.proofgen import NOT_EVALUATED, evaluate_proof
+from ...languages.registry import language_of
 from ..generations import Generation
 from .aggregate import MetricResult, Score, not_evaluated
 from .errors import ErrorCategory
@@ -27,11 +27,7 @@ __all__ = ["NOT_EVALUATED", "PROOF_METRICS", "evaluate_proof_sample"]
 PROOF_METRICS: tuple[str, ...] = ("proof",)
 
 
-def _lean_engine(engine: Any) -> Any:
-    """The engine itself if it is the Lean toolchain engine, else None (let the wrapper look for Lean)."""
-    from ...languages.lean.toolchain.engine import LeanToolchainEngine
-
-    return engine if isinstance(engine, LeanToolchainEngine) else None
+NOT_EVALUATED = "not evaluated (requires Lean)"
 
 
 def evaluate_proof_sample(
@@ -43,8 +39,11 @@ def evaluate_proof_sample(
     is configured (``VERISCALE_LEAN_PROJECT``); otherwise the proof is not
     evaluated.
     """
-    res = evaluate_proof(
-        task, gen.proof, gen.proof_aux, gen.imports, engine=_lean_engine(engine), timeout=timeout
+    lang = language_of(task)
+    # the engine itself if it is a real toolchain, else None (the checker looks for one)
+    toolchain = engine if engine is not None and lang.is_toolchain(engine) else None  # type: ignore[attr-defined]
+    res = lang.check_proof(  # type: ignore[attr-defined]
+        task, gen.proof, gen.proof_aux, gen.imports, engine=toolchain, timeout=timeout
     )
     if res.status == "not_evaluated":
         return {"proof": not_evaluated(res.reason or NOT_EVALUATED)}

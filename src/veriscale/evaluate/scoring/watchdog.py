@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from ...languages.lean.errors import LimitExceeded
+from ...runtime.errors import LimitExceeded
 
 __all__ = ["guarded"]
 

@@ -25,12 +25,14 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from ...languages.verus.items import FnItem, ScanError, SourceItems, scan_items
 from ...languages.verus.lexer import LexError
-from ...values.rust_types import parse_rust_type, value_type
+from ...languages.verus.signature import RustParam, RustSignature, combined_signature
+from ...values.rust_types import parse_rust_type
 from ...values.types import Type, TypeParseError
+from ..api import FormatError
 
 __all__ = [
     "Example",
@@ -53,7 +55,7 @@ __all__ = [
 FILES = ("description.md", "tags", "code.rs", "spec.rs", "code_spec.rs", "verified.rs")
 
 
-class ProblemError(ValueError):
+class ProblemError(FormatError):
     """A problem directory that cannot be read (missing file, no target function, bad type)."""
 
 
@@ -64,34 +66,6 @@ class Tags:
     topics: tuple[str, ...] = ()
     acceptance: float | None = None  # LeetCode, percent
     solved: int | None = None  # Codeforces, number of users
-
-
-@dataclass(frozen=True)
-class RustParam:
-    name: str
-    type_text: str
-    type: Type  # as written (borrows kept)
-
-    @property
-    def value_type(self) -> Type:
-        return value_type(self.type)
-
-
-@dataclass(frozen=True)
-class RustSignature:
-    name: str
-    owner: str | None
-    params: tuple[RustParam, ...]
-    receiver: str | None
-    ret_name: str | None
-    ret_type_text: str
-    ret_type: Type
-
-    def param(self, name: str) -> RustParam | None:
-        for p in self.params:
-            if p.name == name:
-                return p
-        return None
 
 
 @dataclass
@@ -140,6 +114,8 @@ class Problem:
     title: str = ""
     structs: dict[str, list[tuple[str, Type]]] = field(default_factory=dict)  # user structs of the reference
     constructor: RustSignature | None = None  # ``new`` of the owner, for ``&self`` targets
+    # the language plug-in (``languages.registry``) that runs this problem's spec and code
+    language: ClassVar[str] = "verus"
 
     @property
     def is_codeforces(self) -> bool:
@@ -482,7 +458,7 @@ def read_problem(path: Path | str) -> Problem:
     if kind == "codeforces":
         examples = parse_cf_examples(desc)
     else:
-        examples = parse_lc_examples(desc, _combined_signature(ref_sig, constructor), structs)
+        examples = parse_lc_examples(desc, combined_signature(ref_sig, constructor), structs)
     return Problem(
         id=path.name,
         kind=kind,
@@ -502,19 +478,6 @@ def read_problem(path: Path | str) -> Problem:
         structs=structs,
         constructor=constructor,
     )
-
-
-def _combined_signature(sig: RustSignature, ctor: RustSignature | None) -> RustSignature:
-    """For ``&self`` methods, test inputs hold the constructor's arguments and the method's together."""
-    if ctor is None:
-        return sig
-    return RustSignature(sig.name, sig.owner, ctor.params + sig.params, sig.receiver, sig.ret_name,
-                         sig.ret_type_text, sig.ret_type)  # fmt: skip
-
-
-def input_params(problem: Problem) -> tuple[RustParam, ...]:
-    """The parameters a test input binds, in order (constructor arguments first for ``&self`` targets)."""
-    return _combined_signature(problem.ref_signature, problem.constructor).params
 
 
 def _ignored(root: Path) -> set[str]:

@@ -13,17 +13,17 @@ demand, so one bad value never stops a task from being read.
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from ...languages.lean.sections import Section, SectionError, parse_sections
+from ...runtime.files import atomic_write_bytes as _atomic_write
 from ...values.codec import DecodeError, ValueContext, decode
 from ...values.structs import StructInfo, parse_structures, struct_arities
 from ...values.types import STRING, Type, TypeParseError, parse_type
+from ..api import FormatError
 
 __all__ = [
     "DatasetError",
@@ -49,7 +49,7 @@ _DEFAULT_FILES = {
 }
 
 
-class DatasetError(ValueError):
+class DatasetError(FormatError):
     """A dataset file that cannot be read; names the file and, when known, task, row and field."""
 
     def __init__(
@@ -157,6 +157,8 @@ class Task:
     tests: list[TestCase]
     reject_inputs: list[RejectInput]
     structs: dict[str, StructInfo] = field(default_factory=dict, compare=False)
+    # the language plug-in (``languages.registry``) that runs this task's sections
+    language: ClassVar[str] = "lean"
 
     @property
     def dataset(self) -> str:
@@ -371,17 +373,6 @@ def read_dataset(root: Path | str) -> list[Task]:
 
 
 # ---------------------------------------------------------------- writing
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _json_bytes(obj: Any) -> bytes:

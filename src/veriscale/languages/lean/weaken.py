@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
 
+from ..adversary import CandidateSpec
 from ..tree import text_id
 from . import ast as A
 from .errors import LeanError
@@ -22,17 +21,6 @@ from .printer import print_expr, strip_pos
 __all__ = ["CandidateSpec", "weakened_specs"]
 
 _TRUE = A.Ident("True")
-
-
-@dataclass(frozen=True, slots=True)
-class CandidateSpec:
-    id: str
-    text: str  # a ``postcond`` section body
-    origin: str  # "weakened"
-    description: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "origin": self.origin, "description": self.description, "text": self.text}
 
 
 def _weakenings(e: A.Expr, where: str) -> Iterator[tuple[A.Expr, str]]:

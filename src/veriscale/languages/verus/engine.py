@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...formats.vericontest.dataset import Problem, input_params
 from ...runtime.engine import Outcome, OutcomeKind, Verdict
 from ...runtime.limits import Limits
 from ...values import rust_codec
@@ -34,9 +33,12 @@ from .execute import CaseResult, ExecLimits
 from .items import ScanError
 from .lexer import LexError
 from .reference import ProblemRunner
+from .signature import input_params
 from .spec import SpecLoadError, SpecProgram
 
 __all__ = ["VeriContestEngine", "VeriContestTaskEngine", "outcome_of"]
+
+Problem = Any  # a VeriContest problem (formats.vericontest): spec, code, signatures, examples
 
 
 @dataclass
@@ -47,8 +49,8 @@ class VeriContestEngine:
     name: str = "vericontest"
 
     def for_task(self, task: Any, overrides: Mapping[str, str] | None = None) -> VeriContestTaskEngine:
-        if not isinstance(task, Problem):
-            raise TypeError("the VeriContest engine needs a benchmarks.vericontest.Problem")
+        if not hasattr(task, "ref_signature"):
+            raise TypeError("the VeriContest engine needs a VeriContest problem (formats.vericontest)")
         return VeriContestTaskEngine(task, self, dict(overrides or {}))
 
 

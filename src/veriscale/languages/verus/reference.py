@@ -24,13 +24,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...formats.vericontest.dataset import Problem, input_params
 from ...values import rust_codec
 from .compile import Compiled, compile_program
 from .execute import CaseResult, ExecLimits, ProgramResult, run_json_lines, run_program
 from .harness import json_harness, strip_main, traced_program
+from .signature import input_params
 
 __all__ = ["ProblemRunner", "Traced", "normalize_stdout"]
+
+Problem = Any  # a VeriContest problem (formats.vericontest): spec, code, signatures, examples
 
 
 @dataclass

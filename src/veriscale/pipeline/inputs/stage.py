@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...formats.verina.dataset import Task, discover_task_dirs, read_task
+from ...languages.registry import language_of
 from ...runtime.engine import Engine
 from ...runtime.executor import Executor
 from ...values import codec
@@ -67,12 +68,12 @@ __all__ = [
 STAGE = "inputs"
 
 
-def make_engine(config: PipelineConfig) -> Engine:
-    from ...languages.lean.engines import make_engine as engine_named
-
-    if config.engine.name == "lean":
-        return engine_named("lean")
-    return engine_named("native", fuel=config.engine.fuel, seconds=config.engine.seconds)
+def make_engine(config: PipelineConfig, task: Any) -> Engine:
+    """The engine ``config`` names, from the language ``task`` is written in."""
+    lang = language_of(task)
+    if config.engine.name == "native":
+        return lang.make_engine("native", fuel=config.engine.fuel, seconds=config.engine.seconds)
+    return lang.make_engine(config.engine.name)
 
 
 def _input_json(task: Task, values: dict[str, Any]) -> dict[str, Any]:
@@ -188,7 +189,7 @@ def run_inputs_job(job: InputsJob) -> TaskOutput:
     from ...llm.runner import runner_from_json
 
     with runner_from_json(job.llm_config) as runner:
-        doc = expand_task(task, config, make_engine(config), runner)
+        doc = expand_task(task, config, make_engine(config, task), runner)
     return TaskOutput(task.id, doc, time.perf_counter() - t0)
 
 

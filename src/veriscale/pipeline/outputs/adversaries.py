@@ -14,8 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...languages.adversary import Adversary
-from ...languages.lean.weaken import CandidateSpec
+from ...languages.adversary import Adversary, CandidateSpec
 from ...runtime.engine import OutcomeKind, Truth
 from ...values import codec
 from .outmut import output_mutations

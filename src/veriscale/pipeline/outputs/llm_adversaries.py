@@ -24,16 +24,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ...formats.verina.dataset import Task
-from ...languages.adversary import Adversary
-from ...languages.lean.validate import (
-    ADVERSARY_POLICY,
-    check_definition,
-    expected_def,
-    indent_body,
-    main_name,
-    normalized,
-)
-from ...languages.lean.weaken import CandidateSpec
+from ...languages.adversary import Adversary, CandidateSpec
+from ...languages.registry import language_of
 from ...languages.tree import text_id
 from ...llm.extract import extract_adversarial
 from ...llm.fields import adversarial_fields, def_header, definition_text
@@ -100,7 +92,7 @@ class ModelAdversaries:
 
 
 def _definition(task: Task, part: str, aux: str, body: str) -> str:
-    main = def_header(task, part) + "\n" + indent_body(body)
+    main = def_header(task, part) + "\n" + language_of(task).candidates.indent_body(body)
     return "\n\n".join(p for p in (aux.strip("\n"), main) if p.strip())
 
 
@@ -176,9 +168,10 @@ def model_adversaries(
         RED_TEAM_STAGE, prompts, 1, extract=lambda t: extract_adversarial(t, count), model=model
     )
 
+    cand = language_of(task).candidates
     fname = task.signature.name
-    name = main_name(task, "code")
-    want = expected_def(task, "code")
+    name = cand.main_name(task, "code")
+    want = cand.expected_def(task, "code")
     probe = _first_input(task) if build_check else None
     seen: set[str] = set()
     for spec, (resp,) in zip(targets, answers):
@@ -196,15 +189,15 @@ def model_adversaries(
         rejections: list[dict[str, Any]] = []
         record.update(status="answered", sections=len(resp.parsed), notes=list(resp.notes))
         for index, code in resp.parsed:
-            chk = check_definition(
-                code, name, want, "code", policy=ADVERSARY_POLICY, helper_prefix=f"{fname}_adv_"
+            chk = cand.check_definition(
+                code, name, want, "code", policy=cand.ADVERSARY_POLICY, helper_prefix=f"{fname}_adv_"
             )
             reason, detail = chk.reason, chk.detail
             adv: ModelAdversary | None = None
             if chk.ok:
                 desc = f"red-team implementation {index} against the {spec.origin} spec"
                 adv = make_model_adversary(chk.body, chk.aux, spec.id, desc, index)
-                key = normalized(chk.aux) + "\n" + normalized(chk.body)
+                key = cand.normalized(chk.aux) + "\n" + cand.normalized(chk.body)
                 if key in seen:
                     reason, detail = "duplicate", "same helpers and body as an earlier adversary"
                 elif probe is not None:

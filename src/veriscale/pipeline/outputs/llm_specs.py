@@ -27,15 +27,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ...formats.verina.dataset import Task
-from ...languages.lean.validate import (
-    SPEC_POLICY,
-    DefCheck,
-    check_definition,
-    expected_def,
-    main_name,
-    normalized,
-)
-from ...languages.lean.weaken import CandidateSpec
+from ...languages.adversary import CandidateSpec
+from ...languages.registry import language_of
 from ...languages.tree import text_id
 from ...llm.extract import extract_decomposition
 from ...llm.extract_outputs import extract_spec_sections
@@ -210,17 +203,18 @@ def _spec_from(
 ) -> tuple[ModelSpec | None, dict[str, Any]]:
     """Validate one parsed answer; the spec (or None) and its record."""
     record: dict[str, Any] = {"model": model}
+    cand = language_of(task).candidates
     fname = task.signature.name
     reserved = (fname, f"{fname}_precond", f"{fname}_postcond")
-    parts: dict[str, DefCheck] = {}
+    parts: dict[str, Any] = {}
     notes: list[str] = []
     for part, key in (("precond", "precondition"), ("postcond", "postcondition")):
-        chk = check_definition(
+        chk = cand.check_definition(
             parsed[key],
-            main_name(task, part),
-            expected_def(task, part),
+            cand.main_name(task, part),
+            cand.expected_def(task, part),
             part,
-            policy=SPEC_POLICY,
+            policy=cand.SPEC_POLICY,
             reserved=reserved,
         )
         if not chk.ok:
@@ -241,7 +235,7 @@ def _spec_from(
     if tc.status == ILL_TYPED:
         record.update(status="rejected", reason=ILL_TYPED, detail=tc.detail, notes=notes)
         return None, record
-    ident = text_id("\n".join(f"{k}\n{normalized(v)}" for k, v in sorted(overrides.items())))
+    ident = text_id("\n".join(f"{k}\n{cand.normalized(v)}" for k, v in sorted(overrides.items())))
     desc = f"spec by {model}: {tc.detail}"
     spec = ModelSpec(
         ident, post.body, f"model:{model}", desc, model, pre.aux, pre.body, post.aux, tc.status, tuple(notes)

@@ -22,7 +22,6 @@ Result document (one per task)::
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -32,9 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...formats.verina.dataset import Task, read_task
 from ...languages.adversary import Adversary
-from ...languages.lean.mutants import aux_mutant_adversaries, mutant_adversaries
-from ...languages.lean.templates import template_adversaries
-from ...languages.lean.weaken import weakened_specs
+from ...languages.registry import language_of
 from ...runtime.engine import Engine
 from ...runtime.executor import Executor
 from ...values import codec
@@ -65,32 +62,19 @@ def all_adversaries(task: Task) -> list[Adversary]:
     """Templates, then mutants of the code body, then mutants of its helpers (deduplicated by id)."""
     out: list[Adversary] = []
     seen: set[str] = set()
-    for a in (
-        template_adversaries(task)
-        + mutant_adversaries(task.section_text("code"))
-        + aux_mutant_adversaries(task.section_text("code_aux"))
-    ):
+    for a in language_of(task).offline_adversaries(task):
         if a.id not in seen:
             seen.add(a.id)
             out.append(a)
     return out
 
 
-def _with_fuel(engine: Engine, fuel: int) -> Engine:
-    """The native engine with at most ``fuel`` steps per check (other engines unchanged).
+def _adversary_engine(task: Task, engine: Engine, acfg: AttackConfig) -> Engine:
+    """Non-terminating mutants would otherwise cost the full limit.
 
     Fuel, not wall-clock time, so which adversaries and rows survive does not depend on machine load.
     """
-    from ...languages.lean.native import NativeEngine
-
-    if isinstance(engine, NativeEngine) and engine.limits.fuel > fuel:
-        return NativeEngine(limits=dataclasses.replace(engine.limits, fuel=fuel))
-    return engine
-
-
-def _adversary_engine(engine: Engine, acfg: AttackConfig) -> Engine:
-    """Non-terminating mutants would otherwise cost the full limit."""
-    return _with_fuel(engine, acfg.adversary_fuel)
+    return language_of(task).with_fuel(engine, acfg.adversary_fuel)
 
 
 def _cases(task: Task, inputs_doc: dict[str, Any]) -> list[Case]:
@@ -133,10 +117,10 @@ def expand_task_outputs(
     the first ``max_specs`` are judged) and the red team's adversaries join the offline ones.
     """
     acfg = attack_config or AttackConfig.from_settings(config.outputs)
-    adv_engine = _adversary_engine(engine, acfg)
+    adv_engine = _adversary_engine(task, engine, acfg)
     ret = task.signature.return_type
     cases = _cases(task, inputs_doc)
-    specs: list[Any] = list(weakened_specs(task.section_text("postcond")))
+    specs: list[Any] = list(language_of(task).weakened_specs(task))
     advs = all_adversaries(task)
     llm: dict[str, Any] | None = None
     if runner is not None and runner.configured:
@@ -144,7 +128,7 @@ def expand_task_outputs(
         specs = [*m_specs, *specs]
         known = {a.id for a in advs}
         advs += [a for a in m_advs if a.id not in known]
-    res = attack(task, _with_fuel(engine, acfg.grade_fuel), cases, advs, specs, acfg, adv_engine)
+    res = attack(task, language_of(task).with_fuel(engine, acfg.grade_fuel), cases, advs, specs, acfg, adv_engine)
 
     expected_rows: list[dict[str, Any]] = []
     n_unexp = n_acc = 0
@@ -216,7 +200,7 @@ def run_outputs_job(job: OutputsJob) -> TaskOutput:
     from ...llm.runner import runner_from_json
 
     with runner_from_json(job.llm_config) as runner:
-        doc = expand_task_outputs(task, inputs_doc, config, make_engine(config), runner=runner)
+        doc = expand_task_outputs(task, inputs_doc, config, make_engine(config, task), runner=runner)
     return TaskOutput(task.id, doc, time.perf_counter() - t0)
 
 

@@ -17,6 +17,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from ...api import LanguageUnavailable
+
 __all__ = [
     "ENV_LAKE",
     "ENV_PROJECT",
@@ -35,7 +37,7 @@ SETUP_HINT = f"set {ENV_PROJECT}=/path/to/lean/project and put lake on PATH (see
 _LAKEFILES = ("lakefile.lean", "lakefile.toml")
 
 
-class LeanUnavailable(RuntimeError):
+class LeanUnavailable(LanguageUnavailable):
     """No usable Lean toolchain/project; ``str()`` is a one-line reason."""
 
 

@@ -26,7 +26,7 @@ from veriscale.values.runtime import Some, Struct
 from veriscale.values.rust_types import INT_RANGES
 from veriscale.values.types import TCon, Type
 
-from ...lean.errors import LimitExceeded
+from ....runtime.errors import LimitExceeded
 from . import runtime as rt
 from .ast import (
     Binary,

@@ -28,7 +28,7 @@ from veriscale.values.runtime import Some
 from veriscale.values.rust_types import parse_rust_type, value_type
 from veriscale.values.types import TCon, Type, TypeParseError
 
-from ...lean.errors import LimitExceeded
+from ....runtime.errors import LimitExceeded
 from ..items import FnItem, ScanError, SourceItems, scan_items
 from ..lexer import LexError
 from . import runtime as rt

@@ -1,0 +1,71 @@
+"""The Verus/Rust language plug-in: Rust execution with ``rustc`` and the Verus-spec evaluator."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...runtime.engine import Engine
+from ...runtime.limits import Limits
+from ..adversary import Adversary, CandidateSpec
+from ..api import LanguageUnavailable
+
+__all__ = ["VERUS", "VerusLanguage"]
+
+
+class VerusLanguage:
+    name = "verus"
+    Error: type[Exception] = ValueError  # the Verus front end's load and parse errors are ValueErrors
+    engine_names: tuple[str, ...] = ("native",)
+
+    def make_engine(self, name: str = "native", **opts: Any) -> Engine:
+        if name != "native":
+            raise ValueError(f"unknown engine {name!r} for Verus (choose from native)")
+        from .engine import VeriContestEngine
+
+        return VeriContestEngine(**opts)
+
+    def engine_unavailable(self, name: str) -> str | None:
+        if name not in self.engine_names:
+            return f"unknown engine {name!r} for Verus (choose from {', '.join(self.engine_names)})"
+        from .compile import rustc_available
+
+        return None if rustc_available() else "rustc unavailable: not on PATH"
+
+    def native_engine(self, limits: Limits | None = None, *, coverage: bool = False) -> Engine:
+        if coverage:
+            raise LanguageUnavailable("coverage is not measured for Verus")
+        return self.make_engine("native", **({"spec_limits": limits} if limits else {}))
+
+    def exec_limits(self, **kw: Any) -> Any:
+        """Limits of one Rust process run (``case_seconds``, ``memory_mb``, …)."""
+        from .execute import ExecLimits
+
+        return ExecLimits(**kw)
+
+    def normalize_stdout(self, text: str) -> str:
+        from .reference import normalize_stdout
+
+        return normalize_stdout(text)
+
+    def is_native(self, engine: Any) -> bool:
+        from .engine import VeriContestEngine
+
+        return isinstance(engine, VeriContestEngine)
+
+    def with_coverage(self, engine: Any) -> Engine:
+        raise TypeError("coverage is not measured for Verus")
+
+    def with_fuel(self, engine: Engine, fuel: int) -> Engine:
+        return engine
+
+    def warm_up(self) -> None:
+        from . import engine  # noqa: F401
+
+    def offline_adversaries(self, task: Any) -> list[Adversary]:
+        raise LanguageUnavailable("Verus adversaries are not built yet")
+
+    def weakened_specs(self, task: Any) -> list[CandidateSpec]:
+        raise LanguageUnavailable("weakened Verus specifications are not built yet")
+
+
+VERUS = VerusLanguage()
