@@ -33,9 +33,10 @@ from typing import Any
 from veriscale.formats.verina.dataset import read_task
 from veriscale.pipeline.config import PipelineConfig
 from veriscale.pipeline.inputs.mutate import input_key
-from veriscale.pipeline.inputs.stage import STAGE, make_engine, run_inputs_stage, select_task_dirs
+from veriscale.pipeline.inputs.stage import STAGE, make_engine, run_inputs_stage
 from veriscale.pipeline.rundir import RunDir
 from veriscale.pipeline.summary import summarize_inputs
+from veriscale.pipeline.tasks import select_task_dirs
 from veriscale.runtime.executor import LocalExecutor
 from veriscale.values.codec import decode
 
@@ -48,7 +49,7 @@ def verify_task(args: tuple[str, str]) -> dict[str, Any]:
     task = read_task(Path(task_dir))
     doc = json.loads(Path(result_file).read_text(encoding="utf-8"))
     params = [(p.name, p.type) for p in task.signature.params]
-    engine = make_engine(PipelineConfig()).for_task(task)
+    engine = make_engine(PipelineConfig(), task).for_task(task)
     keys: set[str] = set()
     dup = out_mismatch = pre_mismatch = 0
     rows = [(r, True) for r in doc["expected"]] + [(r, False) for r in doc["unexpected"]]

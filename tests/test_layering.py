@@ -57,9 +57,11 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def imports_of(path: Path) -> list[tuple[str, int]]:
-    """Absolute ``veriscale.…`` modules imported by ``path`` (relative imports resolved), with lines."""
-    mod = _module_name(path)
+def imports_of(path: Path, mod: str | None = None) -> list[tuple[str, int]]:
+    """Absolute ``veriscale.…`` modules imported by ``path`` (relative imports resolved), with lines.
+
+    ``mod`` is the module's dotted name (default: from its place under ``src/``)."""
+    mod = mod or _module_name(path)
     package = mod.split(".") if path.name == "__init__.py" else mod.split(".")[:-1]
     out: list[tuple[str, int]] = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -114,7 +116,7 @@ def violations(modules: dict[str, Path] | None = None) -> list[str]:
     for mod, path in (modules or all_modules()).items():
         src_layer = _layer(mod)
         src_plugin = _plugin(mod)
-        for target, line in imports_of(path):
+        for target, line in imports_of(path, mod):
             where = f"{mod}:{line} -> {target}"
             if target == "veriscale":
                 continue
@@ -197,24 +199,31 @@ def test_no_cycle_between_packages() -> None:
     assert not cycles, "package cycles:\n" + "\n".join(" <-> ".join(c) for c in cycles)
 
 
+def _with_line(tmp_path: Path, module: str, line: str) -> dict[str, Path]:
+    """``module``'s source plus one line, as a file standing in for it (relative imports resolve
+    as if it were at its real place)."""
+    real = SRC.joinpath(*module.split(".")[1:]).with_suffix(".py")
+    copy = tmp_path / real.name
+    copy.write_text(real.read_text(encoding="utf-8") + "\n" + line + "\n", encoding="utf-8")
+    return {module: copy}
+
+
 def test_an_upward_import_is_caught(tmp_path: Path) -> None:
     """The checker itself: an import from ``values`` up into ``pipeline`` must be reported."""
-    bad = SRC / "values" / "codec.py"
-    mods = {"veriscale.values.codec": tmp_path / "codec.py"}
-    (tmp_path / "codec.py").write_text(bad.read_text(encoding="utf-8") + "\nfrom ..pipeline import rundir\n")
-    # resolve relative imports as if the file stood at its real place
-    found = [v for v in _violations_at(mods, bad) if "upward import" in v]
-    assert found and "veriscale.pipeline.rundir" in found[0]
+    assert not violations(_with_line(tmp_path, "veriscale.values.codec", "import json"))
+    found = violations(_with_line(tmp_path, "veriscale.values.codec", "from ..pipeline import rundir"))
+    assert len(found) == 1 and "upward import" in found[0] and "veriscale.pipeline.rundir" in found[0]
 
 
-def _violations_at(mods: dict[str, Path], real: Path) -> list[str]:
-    text = next(iter(mods.values())).read_text(encoding="utf-8")
-    original = real.read_text(encoding="utf-8")
-    try:
-        real.write_text(text, encoding="utf-8")
-        return violations({next(iter(mods)): real})
-    finally:
-        real.write_text(original, encoding="utf-8")
+def test_reaching_into_a_language_plugin_is_caught(tmp_path: Path) -> None:
+    line = "from ..languages.lean.native import NativeEngine"
+    found = violations(_with_line(tmp_path, "veriscale.pipeline.scale", line))
+    assert len(found) == 1 and "instead of its kind's core" in found[0]
+
+
+def test_a_plugin_importing_another_plugin_is_caught(tmp_path: Path) -> None:
+    found = violations(_with_line(tmp_path, "veriscale.languages.verus.engine", "from ..lean import errors"))
+    assert len(found) == 1 and "another plug-in" in found[0]
 
 
 def test_architecture_doc_shows_the_declared_order() -> None:

@@ -138,6 +138,6 @@ def test_non_terminating_mutants_are_dropped_quickly() -> None:
     ]
     cfg = AttackConfig()
     t0 = time.perf_counter()
-    res = attack(task, eng, cases, [loop], [], cfg, _adversary_engine(eng, cfg))
+    res = attack(task, eng, cases, [loop], [], cfg, _adversary_engine(task, eng, cfg))
     assert res.adversaries == [] and res.dropped["timeout"] == 1
     assert time.perf_counter() - t0 < 10  # one fuel-limited run, not the engine's full budget

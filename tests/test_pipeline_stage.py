@@ -143,7 +143,7 @@ def test_unknown_executor_is_an_error() -> None:
 def test_expand_task_invariants(task_id: str) -> None:
     task = read_task(DATA / task_id)
     cfg = PipelineConfig()
-    doc = expand_task(task, cfg, make_engine(cfg))
+    doc = expand_task(task, cfg, make_engine(cfg, task))
     c = doc["counts"]
     assert c["candidates"] == sum(c["seeds"].values()) + c["mutants"]
     assert c["candidates"] == c["expected"] + c["unexpected"] + sum(
@@ -157,7 +157,7 @@ def test_expand_task_invariants(task_id: str) -> None:
     assert [p["index"] for p in firsts] == list(range(len(task.tests)))
     # every input decodes strictly, no two are equal by canonical key, outputs are the engine's
     params = [(p.name, p.type) for p in task.signature.params]
-    te = make_engine(cfg).for_task(task)
+    te = make_engine(cfg, task).for_task(task)
     ids = {r["id"] for r in doc["expected"] + doc["unexpected"]}
     keys = set()
     for row in doc["expected"] + doc["unexpected"]:

@@ -55,7 +55,7 @@ def check_cmd(
     if why is not None:
         if engine not in lang.engine_names:
             raise typer.BadParameter(why, param_hint="--engine")
-        typer.echo(f"check: {engine} engine unavailable: {why}", err=True)
+        typer.echo(f"check: {why}", err=True)
         raise typer.Exit(2)
     opts = CheckOptions(as_json, jobs, timeout, task, max_list, engine, checks)
     try:

@@ -97,9 +97,10 @@ def inputs_command(
     from ..llm.config import ConfigError
     from ..llm.offline import model_available
     from ..pipeline.config import PipelineConfigError, load_pipeline_config
-    from ..pipeline.inputs.stage import STAGE, run_inputs_stage, select_task_dirs
+    from ..pipeline.inputs.stage import STAGE, run_inputs_stage
     from ..pipeline.rundir import RunDir, resolve_run_dir
     from ..pipeline.summary import excluded_table, inputs_table, summarize_inputs
+    from ..pipeline.tasks import select_task_dirs
     from ..runtime.executor import ExecutorUnavailable, make_executor
 
     console = Console(stderr=as_json)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -58,9 +58,10 @@ def outputs_command(
     from ..llm.offline import model_available
     from ..pipeline.config import PipelineConfig, PipelineConfigError
     from ..pipeline.inputs.stage import STAGE as INPUTS_STAGE
-    from ..pipeline.inputs.stage import select_task_dirs
     from ..pipeline.outputs.stage import STAGE, run_outputs_stage, with_models
     from ..pipeline.rundir import RunDir, resolve_run_dir
+    from ..pipeline.summary import summarize_outputs
+    from ..pipeline.tasks import select_task_dirs
     from ..runtime.executor import ExecutorUnavailable, make_executor
 
     console = Console(stderr=as_json)
@@ -127,28 +128,3 @@ def outputs_command(
             console.print(f"FAILED {task}: {err}", markup=False, highlight=False, soft_wrap=True)
     if report.failed:
         raise typer.Exit(1)
-
-
-def summarize_outputs(docs: list[dict[str, Any]]) -> dict[str, Any]:
-    """Run-level figures: adversaries by origin, unexpected outputs per expected case, acceptance share."""
-    by_origin: dict[str, int] = {}
-    per_case: list[int] = []
-    accepted = 0
-    for d in docs:
-        for k, v in d["counts"]["adversaries"].items():
-            by_origin[k] = by_origin.get(k, 0) + v
-        for row in d["expected"]:
-            per_case.append(len(row["unexpected"]))
-            accepted += sum(1 for u in row["unexpected"] if u["accepted_by"])
-    total = sum(per_case)
-    n = len(docs)
-    return {
-        "tasks": n,
-        "adversaries_per_task": {k: round(v / n, 2) for k, v in sorted(by_origin.items())} if n else {},
-        "expected": len(per_case),
-        "unexpected": total,
-        "unexpected_per_case_mean": round(total / len(per_case), 2) if per_case else 0.0,
-        "unexpected_per_case_min": min(per_case, default=0),
-        "unexpected_per_case_max": max(per_case, default=0),
-        "accepted_share": round(accepted / total, 4) if total else 0.0,
-    }

@@ -56,10 +56,10 @@ def scale_command(
     from ..llm.config import ConfigError
     from ..llm.offline import model_available
     from ..pipeline.config import PipelineConfigError, load_pipeline_config
-    from ..pipeline.inputs.stage import select_task_dirs
     from ..pipeline.outputs.stage import with_models
     from ..pipeline.rundir import RunDir
     from ..pipeline.scale import run_scale
+    from ..pipeline.tasks import select_task_dirs
     from ..runtime.executor import ExecutorUnavailable, make_executor
     from .stats import _console, render_table
 

@@ -29,7 +29,7 @@ def detect_format(path: Path | str) -> Format:
     """The format of the dataset at ``path``; a clear error naming every format tried otherwise."""
     p = Path(path)
     if not p.is_dir():
-        raise FormatError(f"{p}: not a directory")
+        raise FormatError(f"{p}: not a dataset directory")
     for f in FORMATS:
         if f.detect(p):
             return f

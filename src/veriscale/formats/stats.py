@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .api import Format
 from .registry import detect_format
 
 __all__ = ["METRICS", "DatasetStats", "Metric", "TaskCounts", "dataset_stats", "multiplier"]
@@ -86,11 +87,16 @@ def multiplier(ds: DatasetStats, base: DatasetStats, attr: str) -> float | None:
 
 
 def dataset_stats(
-    root: Path | str, name: str | None = None, *, only: Collection[str] | None = None
+    root: Path | str,
+    name: str | None = None,
+    *,
+    only: Collection[str] | None = None,
+    fmt: Format | None = None,
 ) -> DatasetStats:
-    """Counts of every task directory (or of the tasks named in ``only``)."""
+    """Counts of every task directory (or of the tasks named in ``only``); ``fmt`` defaults to
+    the format ``root`` is detected as."""
     r = Path(root)
-    fmt = detect_format(r)
+    fmt = fmt or detect_format(r)
     stats = DatasetStats(name or r.resolve().name, str(r))
     for d in fmt.task_dirs(r):
         if only is None or d.name in only:

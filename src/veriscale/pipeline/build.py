@@ -13,9 +13,9 @@ from pathlib import Path
 from ..builders.suites import write_task_suites
 from ..formats.verina.dataset import read_task
 from ..runtime.files import atomic_write_json
-from .inputs.stage import select_task_dirs
 from .reduce import STAGE as REDUCE_STAGE
 from .rundir import RunDir
+from .tasks import select_task_dirs
 
 __all__ = ["BuildReport", "build_suites"]
 

@@ -21,20 +21,23 @@ The stage is cheap, so it runs in the calling process.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 from ..builders.rows import suite_rows
 from ..formats.verina.dataset import Task, read_task
 from ..reduce.cases import kill_bits, select_cases
 from ..reduce.rejects import TypedFeatureView, reduce_reject_inputs
+from ..runtime.executor import SerialExecutor
 from .config import PipelineConfig
+from .driver import Stage, StageReport, TaskOutput, run_stage
 from .inputs.stage import STAGE as INPUTS_STAGE
-from .inputs.stage import StageReport, select_task_dirs
 from .outputs.stage import STAGE as OUTPUTS_STAGE
-from .rundir import DONE, RunDir, record_failure
+from .rundir import RunDir
 
 __all__ = ["STAGE", "reduce_task", "run_reduce_stage"]
 
@@ -145,6 +148,43 @@ def _count(items: Any) -> dict[str, int]:
     return dict(sorted(out.items()))
 
 
+@dataclass(frozen=True, slots=True)
+class ReduceJob:
+    task_dir: str
+    inputs_path: str
+    outputs_path: str
+    config: dict[str, Any]
+
+
+def run_reduce_job(job: ReduceJob) -> TaskOutput:
+    """One task's reduction (nothing written: the driver writes)."""
+    t0 = time.perf_counter()
+    doc = reduce_task(
+        read_task(Path(job.task_dir)),
+        json.loads(Path(job.inputs_path).read_text(encoding="utf-8")),
+        json.loads(Path(job.outputs_path).read_text(encoding="utf-8")),
+        PipelineConfig.from_json(job.config),
+    )
+    return TaskOutput(doc["task_id"], doc, time.perf_counter() - t0)
+
+
+def _summary(doc: dict[str, Any]) -> dict[str, Any]:
+    c = doc["counts"]
+    summary = {k: c[k] for k in ("plus_tests", "lite_tests", "plus_rejects", "lite_rejects", "killed")}
+    summary["kill_preserved"] = doc["kill_preserved"]
+    summary["coverage_preserved"] = (doc["coverage"] or {}).get("preserved")
+    return summary
+
+
+REDUCE = Stage(
+    STAGE,
+    run_reduce_job,
+    _summary,
+    requires=(INPUTS_STAGE, OUTPUTS_STAGE),
+    missing_message="output stage not finished for this task (run `veriscale expand outputs` first)",
+)
+
+
 def run_reduce_stage(
     benchmark: Any,
     rundir: RunDir,
@@ -153,38 +193,10 @@ def run_reduce_stage(
     progress: Callable[[str, str], None] | None = None,
 ) -> StageReport:
     """Reduce every selected task whose output stage is done (in this process, in task order)."""
-    t0 = time.perf_counter()
-    report = StageReport(STAGE)
-    dirs = select_task_dirs(benchmark, tasks)
-    todo, finished = rundir.pending(STAGE, [d.name for d in dirs])
-    report.resumed = finished
-    by_id = {d.name: d for d in dirs}
-    done_in = rundir.ledger.done(INPUTS_STAGE)
-    done_out = rundir.ledger.done(OUTPUTS_STAGE)
-    for t in todo:
-        if t not in done_in or t not in done_out:
-            msg = "output stage not finished for this task (run `veriscale expand outputs` first)"
-            record_failure(rundir, STAGE, t, msg, report.failed, progress)
-            continue
-        rundir.ledger.start(STAGE, t)
-        t1 = time.perf_counter()
-        try:
-            doc = reduce_task(
-                read_task(by_id[t]),
-                rundir.read_result(INPUTS_STAGE, t),
-                rundir.read_result(OUTPUTS_STAGE, t),
-                rundir.config,
-            )
-        except Exception as exc:  # one bad task must not stop the others
-            record_failure(rundir, STAGE, t, f"{type(exc).__name__}: {exc}", report.failed, progress)
-            continue
-        c = doc["counts"]
-        summary = {k: c[k] for k in ("plus_tests", "lite_tests", "plus_rejects", "lite_rejects", "killed")}
-        summary["kill_preserved"] = doc["kill_preserved"]
-        summary["coverage_preserved"] = (doc["coverage"] or {}).get("preserved")
-        rundir.write_result(STAGE, t, doc, time.perf_counter() - t1, summary)
-        report.computed.append(t)
-        if progress:
-            progress(t, DONE)
-    report.seconds = time.perf_counter() - t0
-    return report
+    cfg_json = rundir.config.to_json()
+
+    def job(task_id: str, task_dir: Path) -> ReduceJob:
+        paths = (str(rundir.result_path(s, task_id)) for s in (INPUTS_STAGE, OUTPUTS_STAGE))
+        return ReduceJob(str(task_dir), *paths, cfg_json)
+
+    return run_stage(REDUCE, benchmark, rundir, SerialExecutor(), job, tasks=tasks, progress=progress)

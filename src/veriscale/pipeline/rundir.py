@@ -158,13 +158,6 @@ class Ledger:
         cur = self.conn.execute("SELECT task FROM status WHERE stage = ? AND status = ?", (stage, DONE))
         return {r[0] for r in cur.fetchall()}
 
-    def set_meta(self, key: str, value: str) -> None:
-        self._tx("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
-
-    def get_meta(self, key: str) -> str | None:
-        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return row[0] if row else None
-
 
 class RunDir:
     """A run directory bound to one configuration (checked on every open)."""

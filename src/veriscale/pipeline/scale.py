@@ -14,11 +14,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..builders.suites import LITE, PLUS
+from ..formats.registry import get_format
 from ..formats.stats import DatasetStats, dataset_stats
 from ..runtime.executor import Executor
 from ..runtime.files import atomic_write_json
 from .build import build_suites
-from .inputs.stage import StageReport, run_inputs_stage
+from .driver import StageReport
+from .inputs.stage import run_inputs_stage
 from .outputs.stage import run_outputs_stage
 from .reduce import STAGE as REDUCE_STAGE
 from .reduce import run_reduce_stage
@@ -26,6 +28,8 @@ from .rundir import RunDir
 
 if TYPE_CHECKING:
     from ..llm.config import LLMConfig
+
+VERINA = get_format("verina")  # the suites this pipeline writes
 
 __all__ = ["ScaleReport", "run_scale"]
 
@@ -104,9 +108,9 @@ def run_scale(
             rep.coverage_preserved += bool(s.summary.get("coverage_preserved"))
     only = set(built.written)
     rep.stats = [
-        dataset_stats(Path(benchmark), "original", only=only),
-        dataset_stats(rundir.root / PLUS, "plus", only=only),
-        dataset_stats(rundir.root / LITE, "lite", only=only),
+        dataset_stats(Path(benchmark), "original", only=only, fmt=VERINA),
+        dataset_stats(rundir.root / PLUS, "plus", only=only, fmt=VERINA),
+        dataset_stats(rundir.root / LITE, "lite", only=only, fmt=VERINA),
     ]
     base = rep.stats[0]
     summary: dict[str, Any] = {

@@ -10,7 +10,7 @@ from typing import Any
 
 from rich.table import Table
 
-__all__ = ["InputsSummary", "excluded_table", "inputs_table", "summarize_inputs"]
+__all__ = ["InputsSummary", "excluded_table", "inputs_table", "summarize_inputs", "summarize_outputs"]
 
 
 @dataclass
@@ -113,3 +113,28 @@ def excluded_table(s: InputsSummary, *, title: str = "excluded candidates by rea
     for reason, n in sorted(s.excluded.items(), key=lambda kv: (-kv[1], kv[0])):
         table.add_row(reason, str(n))
     return table
+
+
+def summarize_outputs(docs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Run-level figures: adversaries by origin, unexpected outputs per expected case, acceptance share."""
+    by_origin: dict[str, int] = {}
+    per_case: list[int] = []
+    accepted = 0
+    for d in docs:
+        for k, v in d["counts"]["adversaries"].items():
+            by_origin[k] = by_origin.get(k, 0) + v
+        for row in d["expected"]:
+            per_case.append(len(row["unexpected"]))
+            accepted += sum(1 for u in row["unexpected"] if u["accepted_by"])
+    total = sum(per_case)
+    n = len(docs)
+    return {
+        "tasks": n,
+        "adversaries_per_task": {k: round(v / n, 2) for k, v in sorted(by_origin.items())} if n else {},
+        "expected": len(per_case),
+        "unexpected": total,
+        "unexpected_per_case_mean": round(total / len(per_case), 2) if per_case else 0.0,
+        "unexpected_per_case_min": min(per_case, default=0),
+        "unexpected_per_case_max": max(per_case, default=0),
+        "accepted_share": round(accepted / total, 4) if total else 0.0,
+    }

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["float_literal", "int_literal", "quote_char", "quote_string"]
+__all__ = ["float_literal", "int_literal", "quote_char", "quote_core", "quote_string"]
 
 
-def _quote_core(c: str, in_string: bool) -> str:
+def quote_core(c: str, in_string: bool) -> str:
+    """One character as Lean's ``Char.quoteCore`` writes it (``in_string``: no ``\\'`` escape)."""
     if c == "\n":
         return "\\n"
     if c == "\t":
@@ -32,11 +33,11 @@ def _quote_core(c: str, in_string: bool) -> str:
 
 
 def quote_string(s: str) -> str:
-    return '"' + "".join(_quote_core(c, True) for c in s) + '"'
+    return '"' + "".join(quote_core(c, True) for c in s) + '"'
 
 
 def quote_char(c: str) -> str:
-    return "'" + _quote_core(c, False) + "'"
+    return "'" + quote_core(c, False) + "'"
 
 
 _CHUNK = 4000

@@ -22,6 +22,7 @@ from typing import Any
 
 from .codec import DecodeError, ValueContext
 from .runtime import Some, Struct
+from .rust_text import quote_rust_char_body, quote_rust_string
 from .rust_types import INT_RANGES, render_rust_type, value_type
 from .types import UNIT, TCon, Type
 
@@ -166,28 +167,6 @@ def to_json(t: Type, v: Any, *, structs: RustStructs | None = None) -> Any:
     raise TypeError(f"cannot encode a value of type {render_rust_type(t)}")
 
 
-def _char_literal_body(c: str, quote: str) -> str:
-    if c == "\\":
-        return "\\\\"
-    if c == quote:
-        return "\\" + quote
-    if c == "\n":
-        return "\\n"
-    if c == "\r":
-        return "\\r"
-    if c == "\t":
-        return "\\t"
-    if c == "\0":
-        return "\\0"
-    if ord(c) < 0x20 or ord(c) == 0x7F:
-        return f"\\u{{{ord(c):x}}}"
-    return c
-
-
-def _rust_str(s: str) -> str:
-    return '"' + "".join(_char_literal_body(c, '"') for c in s) + '"'
-
-
 def encode_rust(t: Type, v: Any, *, typed: bool = False, structs: RustStructs | None = None) -> str:
     """A Rust expression for value ``v`` of type ``t``.
 
@@ -213,15 +192,15 @@ class _Encoder:
         if name == "bool":
             return "true" if v else "false"
         if name == "char":
-            return "'" + _char_literal_body(v, "'") + "'"
+            return "'" + quote_rust_char_body(v) + "'"
         if name == "String":
-            return f"String::from({_rust_str(v)})"
+            return f"String::from({quote_rust_string(v)})"
         if name == "str":
-            return _rust_str(v)
+            return quote_rust_string(v)
         if name == "Ref":
             inner = t.args[0]
             if isinstance(inner, TCon) and inner.name == "str":
-                return _rust_str(v)
+                return quote_rust_string(v)
             return "&" + self.enc(inner, v)
         if name == "RefMut":
             return "&mut " + self.enc(t.args[0], v)

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...formats.verina.dataset import Task, read_dataset, read_task
+from ...formats.verina.dataset import Task, read_dataset, read_task, task_sort_key
 from ...languages.api import Language
 from ...languages.registry import language_of
 from ...runtime.coverage import KINDS, CoverageReport, Probe
@@ -394,11 +394,6 @@ def _mean(xs: list[float]) -> float | None:
     return sum(xs) / len(xs) if xs else None
 
 
-def _task_sort_key(task_id: str) -> tuple[str, int, str]:
-    head, _, num = task_id.rpartition("_")
-    return (head, int(num) if num.isdigit() else -1, task_id)
-
-
 @dataclass(frozen=True)
 class _Job:
     suite: int
@@ -462,7 +457,7 @@ def adequacy_report(
                 if progress is not None:
                     progress(done, len(work))
     suites = [
-        SuiteAdequacy(suite_names[i], str(p), sorted(results[i], key=lambda t: _task_sort_key(t.task)))
+        SuiteAdequacy(suite_names[i], str(p), sorted(results[i], key=lambda t: task_sort_key(t.task)))
         for i, p in enumerate(paths)
     ]
     return AdequacyReport(suites, time.perf_counter() - t0, max(1, jobs))

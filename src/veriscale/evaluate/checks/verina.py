@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...formats.verina.dataset import task_sort_key
 from ...runtime.engine import Engine, Outcome, OutcomeKind, Verdict
 from ...values.codec import DecodeError
 from ...values.types import Type
@@ -86,12 +87,7 @@ class CheckReport:
 
 
 def merge_reports(reports: Iterable[TaskReport]) -> CheckReport:
-    return CheckReport(tasks=sorted(reports, key=lambda r: _task_sort_key(r.task)))
-
-
-def _task_sort_key(task_id: str) -> tuple[str, int, str]:
-    head, _, num = task_id.rpartition("_")
-    return (head, int(num) if num.isdigit() else -1, task_id)
+    return CheckReport(tasks=sorted(reports, key=lambda r: task_sort_key(r.task)))
 
 
 def _verdict_finding(

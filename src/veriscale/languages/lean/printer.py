@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from ...values.lean_text import quote_core
 from .ast import (
     AnonCtor,
     App,
@@ -150,22 +151,14 @@ def _single(p: Piece) -> bool:
 
 
 def _esc_char(c: str, quote: str) -> str:
-    if c == "\\":
-        return "\\\\"
-    if c == quote:
-        return "\\" + quote
-    if c == "\n":
-        return "\\n"
-    if c == "\t":
-        return "\\t"
+    # Lean's own quoting, except ``\r`` (printed texts name adversaries: keep them stable)
     if c == "\r":
         return "\\r"
-    o = ord(c)
-    if o < 0x20 or o == 0x7F:
-        return f"\\x{o:02x}"
-    if 0xD800 <= o <= 0xDFFF:
-        raise LeanError(f"cannot print surrogate code point {o:#x}")
-    return c
+    if 0xD800 <= ord(c) <= 0xDFFF:
+        raise LeanError(f"cannot print surrogate code point {ord(c):#x}")
+    if c == '"' and quote == "'":
+        return c
+    return quote_core(c, in_string=quote == '"')
 
 
 def _name(name: str) -> str:

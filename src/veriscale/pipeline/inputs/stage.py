@@ -31,11 +31,11 @@ import random
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...formats.verina.dataset import Task, discover_task_dirs, read_task
+from ...formats.verina.dataset import Task, read_task
 from ...languages.registry import language_of
 from ...runtime.engine import Engine
 from ...runtime.executor import Executor
@@ -43,7 +43,9 @@ from ...values import codec
 from ...values.codec import DecodeError
 from ...values.types import render_type
 from ..config import PipelineConfig, stable_seed
-from ..rundir import RunDir, result_recorder
+from ..driver import Stage, StageReport, TaskOutput, run_stage
+from ..rundir import RunDir
+from ..tasks import select_task_dirs
 from .classify import classify
 from .mutate import Candidate, Mutator, input_key
 from .outputs import expected_outputs
@@ -56,13 +58,10 @@ if TYPE_CHECKING:
 __all__ = [
     "STAGE",
     "InputsJob",
-    "StageReport",
-    "TaskOutput",
     "expand_task",
     "make_engine",
     "run_inputs_job",
     "run_inputs_stage",
-    "select_task_dirs",
 ]
 
 STAGE = "inputs"
@@ -172,15 +171,6 @@ class InputsJob:
     llm_config: dict[str, Any] | None = None  # None: no model-driven seeds
 
 
-@dataclass(slots=True)
-class TaskOutput:
-    """What a stage's worker returns for one task (the parent writes ``document``)."""
-
-    task_id: str
-    document: dict[str, Any]
-    seconds: float
-
-
 def run_inputs_job(job: InputsJob) -> TaskOutput:
     """Worker entry point: one task, start to finish, nothing written (the parent writes)."""
     t0 = time.perf_counter()
@@ -196,32 +186,6 @@ def run_inputs_job(job: InputsJob) -> TaskOutput:
 # ---------------------------------------------------------------- driver
 
 
-@dataclass
-class StageReport:
-    stage: str
-    computed: list[str] = field(default_factory=list)
-    resumed: list[str] = field(default_factory=list)
-    failed: dict[str, str] = field(default_factory=dict)
-    seconds: float = 0.0
-
-    @property
-    def ok(self) -> bool:
-        return not self.failed
-
-
-def select_task_dirs(benchmark: Path | str, tasks: Sequence[str] | None = None) -> list[Path]:
-    """Task directories of a benchmark in Verina order, restricted to ``tasks`` (unknown ids are an error)."""
-    dirs = discover_task_dirs(benchmark)
-    if not tasks:
-        return dirs
-    by_name = {d.name: d for d in dirs}
-    unknown = [t for t in tasks if t not in by_name]
-    if unknown:
-        raise ValueError(f"unknown task id(s) in {benchmark}: {', '.join(unknown)}")
-    wanted = set(tasks)
-    return [d for d in dirs if d.name in wanted]
-
-
 def _summary(doc: dict[str, Any]) -> dict[str, Any]:
     c = doc["counts"]
     return {
@@ -230,6 +194,9 @@ def _summary(doc: dict[str, Any]) -> dict[str, Any]:
         "candidates": c["candidates"],
         "excluded": sum(c["excluded"].values()),
     }
+
+
+INPUTS = Stage(STAGE, run_inputs_job, _summary)
 
 
 def run_inputs_stage(
@@ -242,28 +209,16 @@ def run_inputs_stage(
     progress: Callable[[str, str], None] | None = None,
     on_start: Callable[[int, int], None] | None = None,
 ) -> StageReport:
-    """Run the stage on every selected task that is not finished yet.
+    """Run the stage on every selected task that is not finished yet (``driver.run_stage``).
 
-    ``llm_config`` (a configured model) turns on model seeds. ``on_start(todo,
-    finished)`` is called once before work starts; ``progress(task, status)``
-    after each task ("done" or "failed").
+    ``llm_config`` (a configured model) turns on model seeds.
     """
-    t0 = time.perf_counter()
-    report = StageReport(STAGE)
-    dirs = select_task_dirs(benchmark, tasks)
+    select_task_dirs(benchmark, tasks)  # unknown task ids fail before anything is recorded
     rundir.record_inputs(benchmark=str(Path(benchmark).resolve()))
-    by_id = {d.name: d for d in dirs}
-    todo, finished = rundir.pending(STAGE, [d.name for d in dirs])
-    report.resumed = finished
-    if on_start is not None:
-        on_start(len(todo), len(finished))
     cfg_json = rundir.config.to_json()
     llm_json = llm_config.model_dump(mode="json") if llm_config is not None else None
-    jobs = [(t, InputsJob(str(by_id[t]), cfg_json, llm_json)) for t in todo]
-    for t in todo:
-        rundir.ledger.start(STAGE, t)
 
-    on_done = result_recorder(rundir, STAGE, TaskOutput, _summary, report.computed, report.failed, progress)
-    executor.run(run_inputs_job, jobs, on_done)
-    report.seconds = time.perf_counter() - t0
-    return report
+    def job(task_id: str, task_dir: Path) -> InputsJob:
+        return InputsJob(str(task_dir), cfg_json, llm_json)
+
+    return run_stage(INPUTS, benchmark, rundir, executor, job, tasks=tasks, progress=progress, on_start=on_start)

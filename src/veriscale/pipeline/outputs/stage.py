@@ -36,9 +36,10 @@ from ...runtime.engine import Engine
 from ...runtime.executor import Executor
 from ...values import codec
 from ..config import PipelineConfig
+from ..driver import Stage, StageReport, TaskOutput, run_stage
 from ..inputs.stage import STAGE as INPUTS_STAGE
-from ..inputs.stage import StageReport, TaskOutput, make_engine, select_task_dirs
-from ..rundir import RunDir, record_failure, result_recorder
+from ..inputs.stage import make_engine
+from ..rundir import RunDir
 from .adversaries import AttackConfig, Case, attack
 
 if TYPE_CHECKING:
@@ -238,6 +239,15 @@ def _summary(doc: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+OUTPUTS = Stage(
+    STAGE,
+    run_outputs_job,
+    _summary,
+    requires=(INPUTS_STAGE,),
+    missing_message="input stage not finished for this task (run `veriscale expand inputs` first)",
+)
+
+
 def run_outputs_stage(
     benchmark: Path | str,
     rundir: RunDir,
@@ -250,34 +260,24 @@ def run_outputs_stage(
 ) -> StageReport:
     """Run the stage on every selected task whose inputs are done and whose outputs are not.
 
-    Tasks without a finished input-stage result fail with a message saying so.
     The attack settings are the run config's ``outputs`` section; ``llm_config`` (a
     configured model) turns on model specs and the red team.
     """
-    t0 = time.perf_counter()
-    report = StageReport(STAGE)
-    dirs = select_task_dirs(benchmark, tasks)
-    by_id = {d.name: d for d in dirs}
-    todo, finished = rundir.pending(STAGE, [d.name for d in dirs])
-    report.resumed = finished
-    if on_start is not None:
-        on_start(len(todo), len(finished))
-    inputs_done = rundir.ledger.done(INPUTS_STAGE)
     cfg_json = rundir.config.to_json()
     llm_json = llm_config.model_dump(mode="json") if llm_config is not None else None
-    jobs = []
-    for t in todo:
-        path = rundir.result_path(INPUTS_STAGE, t)
-        if t not in inputs_done or not path.exists():
-            msg = "input stage not finished for this task (run `veriscale expand inputs` first)"
-            record_failure(rundir, STAGE, t, msg, report.failed, progress)
-            continue
-        rundir.ledger.start(STAGE, t)
-        jobs.append((t, OutputsJob(str(by_id[t]), str(path), cfg_json, llm_json)))
-    # Biggest tasks first, so one long task does not run alone at the end (results do not depend on order).
-    jobs.sort(key=lambda j: -_expected_count(Path(j[1].inputs_path)))
 
-    on_done = result_recorder(rundir, STAGE, TaskOutput, _summary, report.computed, report.failed, progress)
-    executor.run(run_outputs_job, jobs, on_done)
-    report.seconds = time.perf_counter() - t0
-    return report
+    def job(task_id: str, task_dir: Path) -> OutputsJob:
+        return OutputsJob(str(task_dir), str(rundir.result_path(INPUTS_STAGE, task_id)), cfg_json, llm_json)
+
+    # Biggest tasks first, so one long task does not run alone at the end (results do not depend on order).
+    return run_stage(
+        OUTPUTS,
+        benchmark,
+        rundir,
+        executor,
+        job,
+        tasks=tasks,
+        order=lambda j: -_expected_count(Path(j[1].inputs_path)),
+        progress=progress,
+        on_start=on_start,
+    )

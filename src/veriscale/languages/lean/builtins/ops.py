@@ -35,6 +35,7 @@ import re
 from typing import Any
 
 from veriscale.runtime import limits
+from veriscale.values.lean_text import quote_core
 from veriscale.values.runtime import Fn, HMap, HSet, Some, Struct
 from veriscale.values.types import TCon, TFun, Type
 
@@ -506,29 +507,14 @@ def lean_min(a: Any, b: Any) -> Any:
 # ------------------------------------------------------- toString and repr
 
 
-def _quote_core(c: str) -> str:
-    if c == "\n":
-        return "\\n"
-    if c == "\t":
-        return "\\t"
-    if c == "\\":
-        return "\\\\"
-    if c == '"':
-        return '\\"'
-    n = ord(c)
-    if n <= 31 or n == 0x7F:
-        return "\\x" + format(n, "02x")
-    return c
-
-
 def string_quote(s: str) -> str:
     """``String.quote``: ``"a\\"b"``; only ``\\n \\t \\\\ \\"`` and control characters are escaped."""
-    return '"' + "".join(_quote_core(c) for c in s) + '"'
+    return '"' + "".join(quote_core(c, in_string=True) for c in s) + '"'
 
 
 def char_quote(c: str) -> str:
     """``Char.quote``: ``'a'`` (a single quote is not escaped, as in Lean)."""
-    return "'" + _quote_core(c) + "'"
+    return "'" + quote_core(c, in_string=True) + "'"
 
 
 def _paren(s: str, prec: int) -> str:
