@@ -39,6 +39,7 @@ from ...formats.verina.dataset import Task, discover_task_dirs, read_task
 from ...languages.registry import language_of
 from ...runtime.engine import Engine
 from ...runtime.executor import Executor
+from ...runtime.shipping import Shipped, local_path, ship
 from ...values import codec
 from ...values.codec import DecodeError
 from ...values.types import render_type
@@ -167,7 +168,7 @@ def expand_task(
 
 @dataclass(frozen=True, slots=True)
 class InputsJob:
-    task_dir: str
+    task_dir: str | Shipped  # a snapshot when the executor's workers may be remote
     config: dict[str, Any]
     llm_config: dict[str, Any] | None = None  # None: no model-driven seeds
 
@@ -185,7 +186,7 @@ def run_inputs_job(job: InputsJob) -> TaskOutput:
     """Worker entry point: one task, start to finish, nothing written (the parent writes)."""
     t0 = time.perf_counter()
     config = PipelineConfig.from_json(job.config)
-    task = read_task(Path(job.task_dir))
+    task = read_task(Path(local_path(job.task_dir)))
     from ...llm.runner import runner_from_json
 
     with runner_from_json(job.llm_config) as runner:
@@ -259,7 +260,7 @@ def run_inputs_stage(
         on_start(len(todo), len(finished))
     cfg_json = rundir.config.to_json()
     llm_json = llm_config.model_dump(mode="json") if llm_config is not None else None
-    jobs = [(t, InputsJob(str(by_id[t]), cfg_json, llm_json)) for t in todo]
+    jobs = [(t, InputsJob(ship(by_id[t], executor.remote), cfg_json, llm_json)) for t in todo]
     for t in todo:
         rundir.ledger.start(STAGE, t)
 

@@ -34,6 +34,7 @@ from ...languages.adversary import Adversary
 from ...languages.registry import language_of
 from ...runtime.engine import Engine
 from ...runtime.executor import Executor
+from ...runtime.shipping import Shipped, local_path, ship
 from ...values import codec
 from ..config import PipelineConfig
 from ..inputs.stage import STAGE as INPUTS_STAGE
@@ -183,8 +184,9 @@ def expand_task_outputs(
 
 @dataclass(frozen=True, slots=True)
 class OutputsJob:
-    task_dir: str
-    inputs_path: str
+    # snapshots when the executor's workers may be remote (the run directory stays on the driver)
+    task_dir: str | Shipped
+    inputs_path: str | Shipped
     config: dict[str, Any]
     llm_config: dict[str, Any] | None = None  # None: offline (no model specs or red team)
 
@@ -195,8 +197,8 @@ def run_outputs_job(job: OutputsJob) -> TaskOutput:
 
     t0 = time.perf_counter()
     config = PipelineConfig.from_json(job.config)
-    task = read_task(Path(job.task_dir))
-    inputs_doc = json.loads(Path(job.inputs_path).read_text(encoding="utf-8"))
+    task = read_task(Path(local_path(job.task_dir)))
+    inputs_doc = json.loads(Path(local_path(job.inputs_path)).read_text(encoding="utf-8"))
     from ...llm.runner import runner_from_json
 
     with runner_from_json(job.llm_config) as runner:
@@ -265,7 +267,7 @@ def run_outputs_stage(
     inputs_done = rundir.ledger.done(INPUTS_STAGE)
     cfg_json = rundir.config.to_json()
     llm_json = llm_config.model_dump(mode="json") if llm_config is not None else None
-    jobs = []
+    sized = []
     for t in todo:
         path = rundir.result_path(INPUTS_STAGE, t)
         if t not in inputs_done or not path.exists():
@@ -273,9 +275,10 @@ def run_outputs_stage(
             record_failure(rundir, STAGE, t, msg, report.failed, progress)
             continue
         rundir.ledger.start(STAGE, t)
-        jobs.append((t, OutputsJob(str(by_id[t]), str(path), cfg_json, llm_json)))
+        job = OutputsJob(ship(by_id[t], executor.remote), ship(path, executor.remote), cfg_json, llm_json)
+        sized.append((-_expected_count(path), len(sized), t, job))
     # Biggest tasks first, so one long task does not run alone at the end (results do not depend on order).
-    jobs.sort(key=lambda j: -_expected_count(Path(j[1].inputs_path)))
+    jobs = [(t, job) for _, _, t, job in sorted(sized, key=lambda s: s[:2])]
 
     on_done = result_recorder(rundir, STAGE, TaskOutput, _summary, report.computed, report.failed, progress)
     executor.run(run_outputs_job, jobs, on_done)
