@@ -271,7 +271,7 @@ class RayExecutor:
     another version is installed; its dependencies must be installed on every
     node. A job lost with its node or worker is retried (``max_retries``) on
     another; a job that raises is not retried (its error is the result).
-    ``jobs_per_node`` counts, by node name, the jobs each node ran.
+    ``jobs_per_node`` counts the jobs each node ran, by node-manager ``address:port``.
     """
 
     workers: int = 2
@@ -337,14 +337,18 @@ class RayExecutor:
 
     def _node_names(self, ray: Any) -> dict[str, str]:
         try:
-            return {n["NodeID"]: n.get("NodeName") or n["NodeID"][:12] for n in ray.nodes()}
+            # address:port of the node manager: unique even for several nodes on one machine
+            return {n["NodeID"]: f"{n['NodeManagerAddress']}:{n['NodeManagerPort']}" for n in ray.nodes()}
         except Exception:  # names are for the report only
             return {}
 
     def run(self, fn: Callable[[Any], Any], jobs: Sequence[tuple[str, Any]], on_done: OnDone) -> None:
         ray = self._ray()
         try:
-            remote = ray.remote(num_cpus=1, max_retries=self.max_retries)(_ray_timed)
+            # SPREAD: CPU-bound jobs over every node (the default packs a node before the next)
+            remote = ray.remote(num_cpus=1, max_retries=self.max_retries, scheduling_strategy="SPREAD")(
+                _ray_timed
+            )
             refs = {remote.remote(fn, job): key for key, job in jobs}
             pending = list(refs)
             nodes: dict[str, int] = {}
