@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from .app import app
+from .options import ExecutorOpt, RayAddressOpt, executor_from_options
 
 
 @app.command("check")
@@ -39,6 +40,8 @@ def check_cmd(
             help="Only these checks, comma-separated: precond, impl, postcond, or full check names.",
         ),
     ] = None,
+    executor: ExecutorOpt = "local",
+    ray_address: RayAddressOpt = None,
 ) -> None:
     """Run the ground truth of every task on every row and report agreement per check."""
     from ..evaluate.checks.run import CheckOptions, run_dataset_check
@@ -57,9 +60,11 @@ def check_cmd(
             raise typer.BadParameter(why, param_hint="--engine")
         typer.echo(f"check: {why}", err=True)
         raise typer.Exit(2)
-    opts = CheckOptions(as_json, jobs, timeout, task, max_list, engine, checks)
+    ex = executor_from_options(executor, jobs, ray_address, serial_for_one=True)
+    opts = CheckOptions(as_json, jobs, timeout, task, max_list, engine, checks, ex)
     try:
-        code = run_dataset_check(directory, opts)
+        with ex:
+            code = run_dataset_check(directory, opts)
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--checks") from None
     raise typer.Exit(code)

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from .app import app
+from .options import ExecutorOpt, RayAddressOpt, executor_from_options
 
 _ROUNDS = re.compile(r"^rounds_report_\d+\.json$")
 
@@ -97,6 +98,8 @@ def evaluate_cmd(
         ),
     ] = False,
     chart: Annotated[bool, typer.Option("--chart/--no-chart", help="Write chart.png.")] = True,
+    executor: ExecutorOpt = "local",
+    ray_address: RayAddressOpt = None,
 ) -> None:
     """Score generations on suites: results.jsonl, summary.json, chart.png, and a table.
 
@@ -151,6 +154,7 @@ def evaluate_cmd(
         source = str(generations)
     if not gens:
         raise _fail(f"{generations}: no valid generations")
+    ex = executor_from_options(executor, workers, ray_address, serial_for_one=True)
 
     options = EvalOptions(
         engine=engine,
@@ -165,7 +169,7 @@ def evaluate_cmd(
         metric_budget=metric_budget or None,
         trust_suite=trust_suite,
     )
-    with Progress(
+    with ex, Progress(
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
@@ -180,7 +184,9 @@ def evaluate_cmd(
                 bars[label] = progress.add_task(label, total=total)
             progress.update(bars[label], completed=done)
 
-        run = evaluate_generations(gens, suites, options, progress=on_progress, generations_file=source)
+        run = evaluate_generations(
+            gens, suites, options, progress=on_progress, generations_file=source, executor=ex
+        )
     run.warnings[:0] = warnings
     paths, summary = write_outputs(run, out, chart=chart)
     for table in comparison_tables(summary):

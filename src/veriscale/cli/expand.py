@@ -25,6 +25,7 @@ from .options import (
     TasksOpt,
     WorkersOpt,
     benchmark_unavailable,
+    executor_from_options,
     stage_progress,
 )
 
@@ -101,7 +102,7 @@ def inputs_command(
     from ..pipeline.rundir import RunDir, resolve_run_dir
     from ..pipeline.summary import excluded_table, inputs_table, summarize_inputs
     from ..pipeline.tasks import select_task_dirs
-    from ..runtime.executor import ExecutorUnavailable, make_executor
+    from ..runtime.executor import ExecutorUnavailable
 
     console = Console(stderr=as_json)
     try:
@@ -115,7 +116,7 @@ def inputs_command(
     # The seed model is recorded in the run's config: resuming with another model is refused.
     cfg = cfg.model_copy(update={"model": llm_cfg.model_for("seed_inputs") if use_model else None})
     try:
-        ex = make_executor(executor, workers, ray_address)
+        ex = executor_from_options(executor, workers, ray_address, serial_for_one=False)
     except (ExecutorUnavailable, ValueError) as exc:
         raise _fail(str(exc)) from None
     task_ids = _split_ids(tasks)
@@ -129,7 +130,7 @@ def inputs_command(
     except PipelineConfigError as exc:
         raise _fail(str(exc)) from None
 
-    with rundir, stage_progress(console) as bar:
+    with rundir, ex, stage_progress(console) as bar:
         bar_id = bar.add_task("expand inputs", total=len(dirs))
 
         def on_start(todo: int, finished: int) -> None:

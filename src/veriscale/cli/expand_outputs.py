@@ -21,6 +21,7 @@ from .options import (
     RunsDirOpt,
     TasksOpt,
     WorkersOpt,
+    executor_from_options,
 )
 
 
@@ -62,7 +63,7 @@ def outputs_command(
     from ..pipeline.rundir import RunDir, resolve_run_dir
     from ..pipeline.summary import summarize_outputs
     from ..pipeline.tasks import select_task_dirs
-    from ..runtime.executor import ExecutorUnavailable, make_executor
+    from ..runtime.executor import ExecutorUnavailable
 
     console = Console(stderr=as_json)
     root = resolve_run_dir(run, runs_dir)
@@ -84,7 +85,7 @@ def outputs_command(
             cfg.with_overrides({"outputs.cap": cap, "outputs.minimum": minimum}), llm_cfg, use_model
         )
         dirs = select_task_dirs(benchmark, task_ids)
-        ex = make_executor(executor, workers, ray_address)
+        ex = executor_from_options(executor, workers, ray_address, serial_for_one=False)
         rundir = RunDir.open(root, cfg)
         rundir.adopt("outputs", STAGE)
     except (ExecutorUnavailable, ValueError, PipelineConfigError) as exc:
@@ -96,7 +97,7 @@ def outputs_command(
         if not task_ids:
             rundir.close()
             raise _fail(f"no task of {root} has finished the input stage")
-    with rundir:
+    with rundir, ex:
         report = run_outputs_stage(benchmark, rundir, ex, tasks=task_ids)
         docs = [rundir.read_result(STAGE, d.name) for d in dirs if rundir.result_path(STAGE, d.name).exists()]
     summary = summarize_outputs(docs)

@@ -1,13 +1,17 @@
-"""Command-line options and the progress display shared by the pipeline commands (``expand``, ``scale``)."""
+"""Command-line options and the progress display shared by the commands (``expand``, ``scale``;
+``--executor``/``--ray-address`` also ``evaluate``, ``check`` and ``stats --adequacy``)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+if TYPE_CHECKING:
+    from ..runtime.executor import Executor
 
 __all__ = [
     "ConfigOpt",
@@ -21,6 +25,7 @@ __all__ = [
     "SeedOpt",
     "TasksOpt",
     "WorkersOpt",
+    "executor_from_options",
     "stage_progress",
 ]
 
@@ -29,7 +34,12 @@ TasksOpt = Annotated[
 ]
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="Master seed (default 42).")]
 WorkersOpt = Annotated[int, typer.Option("--workers", min=1, help="Parallel workers.")]
-ExecutorOpt = Annotated[str, typer.Option("--executor", help="local (process pool), serial, or ray.")]
+ExecutorOpt = Annotated[
+    str,
+    typer.Option(
+        "--executor", help="local (process pool), serial, or ray (a Ray cluster: see docs/cluster.md)."
+    ),
+]
 ModelOpt = Annotated[str | None, typer.Option("--model", help="Model name (overrides the model config).")]
 ConfigOpt = Annotated[
     Path | None,
@@ -42,12 +52,41 @@ ConfigOpt = Annotated[
 ]
 NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Do not use the model response cache.")]
 RunsDirOpt = Annotated[Path, typer.Option("--runs-dir", help="Where named runs live.")]
-RayAddressOpt = Annotated[str | None, typer.Option("--ray-address", help="Connect to this Ray cluster.")]
+RayAddressOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--ray-address",
+        help="Run on this Ray cluster (host:port or 'auto'; implies --executor ray; see docs/cluster.md).",
+    ),
+]
 EngineOpt = Annotated[
     str | None,
     typer.Option("--engine", help="native (default) or lean (a Lean project: VERISCALE_LEAN_PROJECT)."),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the summary as JSON instead of tables.")]
+
+
+def executor_from_options(name: str, workers: int, ray_address: str | None, serial_for_one: bool) -> Executor:
+    """The executor a command's ``--executor``, worker count and ``--ray-address`` ask for.
+
+    ``--ray-address`` alone selects Ray. ``serial_for_one``: one local worker runs in this
+    process (``check``, ``evaluate``, ``stats --adequacy``). An unknown or unavailable
+    executor ends the command with exit status 2 and the reason.
+    """
+    from ..runtime.executor import ExecutorUnavailable, make_executor, pool_executor
+
+    if ray_address and name == "local":
+        name = "ray"
+    if ray_address and name != "ray":
+        typer.echo(f"error: --ray-address needs --executor ray (not {name})", err=True)
+        raise typer.Exit(2)
+    if name == "local" and serial_for_one:
+        return pool_executor(workers)
+    try:
+        return make_executor(name, workers, ray_address)
+    except (ExecutorUnavailable, ValueError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
 
 
 def stage_progress(console: Console) -> Progress:

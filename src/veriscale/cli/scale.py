@@ -24,6 +24,7 @@ from .options import (
     TasksOpt,
     WorkersOpt,
     benchmark_unavailable,
+    executor_from_options,
     stage_progress,
 )
 
@@ -60,7 +61,7 @@ def scale_command(
     from ..pipeline.rundir import RunDir
     from ..pipeline.scale import run_scale
     from ..pipeline.tasks import select_task_dirs
-    from ..runtime.executor import ExecutorUnavailable, make_executor
+    from ..runtime.executor import ExecutorUnavailable
     from .stats import _console, render_table
 
     if example:
@@ -84,13 +85,13 @@ def scale_command(
     task_ids = _split_ids(tasks)
     try:
         dirs = select_task_dirs(benchmark, task_ids)
-        ex = make_executor(executor, workers, ray_address)
+        ex = executor_from_options(executor, workers, ray_address, serial_for_one=False)
         rundir = RunDir.open(out, cfg)
     except (ExecutorUnavailable, ValueError, PipelineConfigError) as exc:
         raise _fail(str(exc)) from None
 
     console = _console() if not as_json else Console(stderr=True)
-    with rundir, stage_progress(console) as bar:
+    with rundir, ex, stage_progress(console) as bar:
         bars: dict[str, int] = {}
 
         def on_stage(stage: str, todo: int, done: int) -> None:

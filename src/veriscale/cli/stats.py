@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -13,6 +13,10 @@ from rich.table import Table
 from ..formats.api import FormatError
 from ..formats.stats import METRICS, DatasetStats, dataset_stats, multiplier
 from .app import app
+from .options import ExecutorOpt, RayAddressOpt, executor_from_options
+
+if TYPE_CHECKING:
+    from ..runtime.executor import Executor
 
 
 def _console(width: int = 120) -> Console:
@@ -84,7 +88,14 @@ def render_adequacy(summaries: list[dict[str, Any]], seconds: float, jobs: int) 
     return table
 
 
-def _adequacy(dirs: list[Path], as_json: bool, jobs: int, tasks: list[str] | None, adversaries: bool) -> None:
+def _adequacy(
+    dirs: list[Path],
+    as_json: bool,
+    jobs: int,
+    tasks: list[str] | None,
+    adversaries: bool,
+    executor: Executor | None = None,
+) -> None:
     from ..evaluate.checks.adequacy import adequacy_report
 
     pool = None
@@ -100,7 +111,9 @@ def _adequacy(dirs: list[Path], as_json: bool, jobs: int, tasks: list[str] | Non
             done_note[0] = done
             console.print(f"[dim]{done}/{total} tasks[/]")
 
-    report = adequacy_report(dirs, jobs=jobs, tasks=tasks, adversary_pool=pool, progress=progress)
+    report = adequacy_report(
+        dirs, jobs=jobs, tasks=tasks, adversary_pool=pool, progress=progress, executor=executor
+    )
     if as_json:
         typer.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
         return
@@ -134,6 +147,8 @@ def stats_command(
     no_adversaries: Annotated[
         bool, typer.Option("--no-adversaries", help="Coverage only, no kill rate (--adequacy).")
     ] = False,
+    executor: ExecutorOpt = "local",
+    ray_address: RayAddressOpt = None,
 ) -> None:
     """Per-task counts of expected cases, unexpected outputs and unexpected inputs (or, with
     ``--adequacy``, branch coverage and adversary kill rate of each suite)."""
@@ -146,8 +161,10 @@ def stats_command(
     if not paths:
         raise typer.BadParameter("give at least one dataset directory, or --example")
     if adequacy:
+        ex = executor_from_options(executor, jobs, ray_address, serial_for_one=True)
         try:
-            _adequacy([p for p, _ in paths], as_json, jobs, task, not no_adversaries)
+            with ex:
+                _adequacy([p for p, _ in paths], as_json, jobs, task, not no_adversaries, ex)
         except FormatError as err:
             typer.echo(f"error: {err}", err=True)
             raise typer.Exit(1) from None

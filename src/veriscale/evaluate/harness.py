@@ -4,15 +4,15 @@ Work is split into phases, one per (suite, task kind), so the wall-clock time
 of each phase is measured like the paper's Table 2 (SpecGen and CodeGen time
 per suite). Within a phase, one job per task evaluates all of that task's
 samples (the suite rows are decoded once per job and identical samples are
-scored once). Jobs run in a process pool (``workers`` processes; 1 runs in
-this process). Results are sorted by suite (command-line order), model, task
+scored once). Jobs run through the one executor (``runtime.executor``: the
+local process pool of ``workers`` processes, 1 runs in this process; or Ray). Results are sorted by suite (command-line order), model, task
 (Verina's order) and sample, so the output does not depend on scheduling.
 
 A worker process that dies (a crash in native code, the OOM killer) breaks
-the pool: the pool is rebuilt and the unfinished jobs are resubmitted, the
-last time one at a time; a job that still kills its worker on its own is
-reported as an internal error (all its samples UNKNOWN) instead of taking the
-run down. Each worker's address space is capped at its share of 80% of the
+the pool: the executor rebuilds it and resubmits the unfinished jobs, the last
+time one at a time; a job that still kills its worker on its own is reported
+as an internal error (all its samples UNKNOWN) instead of taking the run down.
+Each local worker's address space is capped at its share of 80% of the
 machine's memory, so a huge value usually ends as a ``MemoryError`` in its own
 check (UNKNOWN) rather than a dead worker.
 """
@@ -20,18 +20,16 @@ check (UNKNOWN) rather than a dead worker.
 from __future__ import annotations
 
 import json
-import multiprocessing
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from ..formats.verina.dataset import discover_task_dirs, task_sort_key
-from ..runtime.limits import cap_address_space, worker_memory_bytes
+from ..runtime.executor import Executor, pool_executor
+from ..runtime.shipping import Shipped, local_path, ship
 from .generations import KINDS, Generation
 from .scoring.aggregate import MetricResult, Score, TestResult, aggregate
 from .scoring.codegen import CODE_METRICS
@@ -56,7 +54,6 @@ METRICS_BY_KIND: dict[str, tuple[str, ...]] = {
     "code": CODE_METRICS,
     "proof": PROOF_METRICS,
 }
-_MAX_ATTEMPTS = 3
 # Native per-check limits. Fuel (evaluation steps, about 1–2 million a second) is the limit that
 # decides: it gives the same verdicts on any machine under any load. The seconds are only a
 # backstop for builtins that do much work in one step; a check that needs seconds on one input
@@ -195,7 +192,7 @@ def _load(task_dir: str, validate: bool = True) -> tuple[Any, Any]:
 @dataclass(frozen=True)
 class Job:
     suite: str
-    task_dir: str
+    task_dir: str | Shipped  # a snapshot when the executor's workers may be remote
     task_id: str
     kind: str
     samples: tuple[Generation, ...]
@@ -249,7 +246,7 @@ def run_job(job: Job) -> list[dict[str, Any]]:
     from .scoring.specgen import SpecOptions, evaluate_spec
 
     try:
-        task, rows = _load(job.task_dir, job.validate)
+        task, rows = _load(local_path(job.task_dir), job.validate)
         engine = _engine(job.engine, job.engine_opts)
     except Exception as exc:  # an unreadable task or unavailable engine: report, don't crash the run
         return _internal_error(job, f"{type(exc).__name__}: {exc}")
@@ -368,6 +365,9 @@ ProgressFn = Callable[[str, int, int], None]  # (phase label, done, total)
 
 
 def _cost(job: Job) -> int:
+    if isinstance(job.task_dir, Shipped):
+        size = sum(len(data) for rel, data in job.task_dir.files if rel == "test.json")
+        return size * len(job.samples)
     try:
         return (Path(job.task_dir) / "test.json").stat().st_size * len(job.samples)
     except OSError:
@@ -375,32 +375,16 @@ def _cost(job: Job) -> int:
 
 
 class _Pool:
-    """A process pool that survives dying workers (see the module docstring)."""
+    """The harness's jobs through one executor: biggest first, a tick per finished job, and an
+    internal error (all samples UNKNOWN) for a job that raised or was lost with its worker."""
 
-    def __init__(self, workers: int) -> None:
-        self.workers = workers
-        self.pool: ProcessPoolExecutor | None = None
-
-    def _new(self) -> ProcessPoolExecutor:
-        # "spawn": no fork of a parent that runs threads (rich's progress refresher).
-        return ProcessPoolExecutor(
-            self.workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=cap_address_space,
-            initargs=(worker_memory_bytes(self.workers),),
-        )
+    def __init__(self, workers: int = 2, executor: Executor | None = None) -> None:
+        self.executor = executor if executor is not None else pool_executor(workers)
+        self.executor.__enter__()  # keep the workers between phases
 
     def warm(self) -> None:
         """Start the workers and import the evaluator in them, so phase timings exclude start-up."""
-        if self.workers <= 1:
-            return
-        if self.pool is None:
-            self.pool = self._new()
-        for f in [self.pool.submit(_warm_worker, i) for i in range(self.workers)]:
-            try:
-                f.result()
-            except Exception:  # a worker that cannot start shows up again in ``map``
-                break
+        self.executor.warm(_warm_worker)
 
     def map(
         self,
@@ -408,53 +392,20 @@ class _Pool:
         tick: Callable[[], None],
         fn: Callable[[Job], list[dict[str, Any]]] = run_job,
     ) -> list[list[dict[str, Any]]]:
-        if self.workers <= 1:
-            out = []
-            for j in jobs:
-                out.append(fn(j))
-                tick()
-            return out
         results: dict[int, list[dict[str, Any]]] = {}
-        attempts = dict.fromkeys(range(len(jobs)), 0)
-        todo = sorted(range(len(jobs)), key=lambda i: -_cost(jobs[i]))
-        while todo:
-            if self.pool is None:
-                self.pool = self._new()
-            futures: dict[Future[list[dict[str, Any]]], int] = {}
-            # A dead worker breaks every job in flight. Before a job's last attempt, run the rest one
-            # at a time, so only a job that kills its worker by itself is lost.
-            isolate = any(attempts[i] >= _MAX_ATTEMPTS - 1 for i in todo)
-            for i in todo[:1] if isolate else todo:
-                attempts[i] += 1
-                futures[self.pool.submit(fn, jobs[i])] = i
-            broken = False
-            pending = set(futures)
-            while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for f in finished:
-                    i = futures[f]
-                    try:
-                        results[i] = f.result()
-                        tick()
-                    except BrokenProcessPool:
-                        broken = True
-                    except Exception as exc:
-                        results[i] = _internal_error(jobs[i], f"{type(exc).__name__}: {exc}")
-                        tick()
-            todo = [i for i in todo if i not in results]
-            if broken or todo:
-                self.close()
-            for i in list(todo):
-                if attempts[i] >= _MAX_ATTEMPTS:
-                    results[i] = _internal_error(jobs[i], "worker process died")
-                    tick()
-                    todo.remove(i)
+
+        def on_done(key: str, result: Any, error: str | None, seconds: float) -> None:
+            i = int(key)
+            results[i] = result if error is None else _internal_error(jobs[i], error)
+            tick()
+
+        # the biggest jobs first, so that one long job does not run alone at the end
+        order = sorted(range(len(jobs)), key=lambda i: -_cost(jobs[i]))
+        self.executor.run(fn, [(str(i), jobs[i]) for i in order], on_done)
         return [results[i] for i in range(len(jobs))]
 
     def close(self) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
-            self.pool = None
+        self.executor.__exit__(None, None, None)
 
 
 def evaluate_generations(
@@ -463,14 +414,16 @@ def evaluate_generations(
     options: EvalOptions | None = None,
     progress: ProgressFn | None = None,
     generations_file: str = "",
+    executor: Executor | None = None,
 ) -> EvaluationRun:
-    """Score every generation on every suite (see the module docstring)."""
+    """Score every generation on every suite (see the module docstring). ``executor`` runs the
+    jobs (default: the local pool of ``options.workers``)."""
     options = options or EvalOptions()
     excluded = set(options.exclude)
     warnings: list[str] = []
     infos: list[SuiteInfo] = []
     results: list[SampleResult] = []
-    pool = _Pool(max(1, options.workers))
+    pool = _Pool(max(1, options.workers), executor)
     try:
         pool.warm()
         for suite in suites:
@@ -511,7 +464,7 @@ def evaluate_generations(
                         jobs.append(
                             Job(
                                 suite.name,
-                                str(tasks[tid]),
+                                ship(tasks[tid], pool.executor.remote),
                                 tid,
                                 kind,
                                 samples,

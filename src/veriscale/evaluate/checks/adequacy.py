@@ -23,10 +23,8 @@ timeouts, and results are ordered by suite and task id.
 from __future__ import annotations
 
 import dataclasses
-import multiprocessing
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,7 +34,9 @@ from ...languages.api import Language
 from ...languages.registry import language_of
 from ...runtime.coverage import KINDS, CoverageReport, Probe
 from ...runtime.engine import OutcomeKind, Truth
+from ...runtime.executor import Executor, pool_executor
 from ...runtime.limits import Limits
+from ...runtime.shipping import Shipped, local_path, ship
 from ...values import codec
 
 __all__ = [
@@ -398,12 +398,17 @@ def _mean(xs: list[float]) -> float | None:
 class _Job:
     suite: int
     suite_name: str
-    task_dir: str
+    task_dir: str | Shipped  # a snapshot when the executor's workers may be remote
     pool: AdversaryPool | None
 
 
+def _task_dir_of(job: _Job) -> str:
+    """The task directory's path as the driver knows it (its name for a snapshot)."""
+    return job.task_dir.name if isinstance(job.task_dir, Shipped) else job.task_dir
+
+
 def _run_job(job: _Job) -> tuple[int, TaskAdequacy]:
-    task = read_task(job.task_dir)
+    task = read_task(local_path(job.task_dir))
     advs = job.pool(task) if job.pool is not None else None
     return job.suite, task_adequacy(task, None, advs, suite=job.suite_name)
 
@@ -416,46 +421,51 @@ def adequacy_report(
     adversary_pool: AdversaryPool | None = None,
     names: Sequence[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    executor: Executor | None = None,
 ) -> AdequacyReport:
     """Adequacy of every task of every suite in ``dirs``.
 
     ``adversary_pool(task)`` gives the adversaries (e.g. the output stage's
     ``all_adversaries``; None: coverage only). ``jobs > 1`` runs tasks in a
-    process pool (``adversary_pool`` must then be a module-level function).
+    process pool, ``executor`` on any executor (``adversary_pool`` must then be a
+    module-level function). A job that fails raises, naming its task.
     """
     t0 = time.perf_counter()
     paths = [Path(d) for d in dirs]
     wanted = set(tasks) if tasks is not None else None
     suite_names = list(names) if names is not None else [p.name for p in paths]
+    ex = executor if executor is not None else pool_executor(jobs)
     work: list[_Job] = []
     sizes: list[int] = []
     for si, p in enumerate(paths):
         for task in read_dataset(p):
             if wanted is not None and task.id not in wanted:
                 continue
-            work.append(_Job(si, suite_names[si], str(task.dir), adversary_pool))
+            work.append(_Job(si, suite_names[si], ship(task.dir, ex.remote), adversary_pool))
             sizes.append(len(task.tests))
     results: list[list[TaskAdequacy]] = [[] for _ in paths]
+    errors: list[str] = []
     done = 0
-    if jobs <= 1 or len(work) <= 1:
-        for job in work:
-            si, r = _run_job(job)
+
+    def on_done(key: str, result: tuple[int, TaskAdequacy] | None, error: str | None, _s: float) -> None:
+        nonlocal done
+        if result is None:
+            job = work[int(key)]
+            errors.append(f"{suite_names[job.suite]}: task {Path(_task_dir_of(job)).name}: {error}")
+        else:
+            si, r = result
             results[si].append(r)
-            done += 1
-            if progress is not None:
-                progress(done, len(work))
-    else:
-        # the biggest suites first, so that one long task does not finish alone at the end
-        order = sorted(range(len(work)), key=lambda i: -sizes[i])
-        ctx = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as ex:
-            futs = [ex.submit(_run_job, work[i]) for i in order]
-            for fut in as_completed(futs):
-                si, r = fut.result()
-                results[si].append(r)
-                done += 1
-                if progress is not None:
-                    progress(done, len(work))
+        done += 1
+        if progress is not None:
+            progress(done, len(work))
+
+    if executor is None and len(work) <= 1:
+        ex = pool_executor(1)
+    # the biggest suites first, so that one long task does not finish alone at the end
+    order = sorted(range(len(work)), key=lambda i: -sizes[i])
+    ex.run(_run_job, [(str(i), work[i]) for i in order], on_done)
+    if errors:
+        raise RuntimeError("adequacy failed on " + "; ".join(sorted(errors)))
     suites = [
         SuiteAdequacy(suite_names[i], str(p), sorted(results[i], key=lambda t: task_sort_key(t.task)))
         for i, p in enumerate(paths)

@@ -10,7 +10,6 @@ import json
 import os
 import sys
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,8 @@ from rich.console import Console
 from rich.table import Table
 
 from ...formats.registry import detect_format, get_format
+from ...runtime.executor import Executor, pool_executor
+from ...runtime.shipping import Shipped, local_path, ship
 from .verina import CHECKS, CheckReport, Finding, TaskReport, check_task, merge_reports
 
 __all__ = ["DATASET_CHECKS", "CheckOptions", "parse_checks", "report_json", "run_check", "run_dataset_check"]
@@ -33,11 +34,12 @@ class CheckOptions:
     max_list: int = 0
     engine: str = "native"
     checks: str | None = None
+    executor: Executor | None = None  # None: the local pool of ``jobs`` workers
 
 
 @dataclass(frozen=True)
 class CheckJob:
-    task_dir: str
+    task_dir: str | Shipped  # a snapshot when the executor's workers may be remote
     dataset: str
     dataset_format: str
     seconds: float
@@ -51,7 +53,7 @@ def _check_one(job: CheckJob) -> TaskReport:
     from ...formats.registry import get_format
     from ...languages.registry import language
 
-    path = Path(job.task_dir)
+    path = Path(local_path(job.task_dir))
     try:
         task = get_format(job.dataset_format).read_task(path)
     except ValueError as exc:
@@ -96,19 +98,31 @@ def run_check(
     only: list[str] | None = None,
     engine: str = "native",
     checks: frozenset[str] | None = None,
+    executor: Executor | None = None,
 ) -> CheckReport:
+    """Check every task of the Verina dataset at ``root`` (``only``: these task directories) on
+    ``executor`` (default: ``jobs`` local workers); the reports merge in dataset order."""
     fmt = get_format("verina")
     dirs = [d for d in fmt.task_dirs(root) if (d / "task.json").exists()]
     if only:
         wanted = set(only)
         dirs = [d for d in dirs if d.name in wanted]
-    work = [CheckJob(str(d), root.name, fmt.name, seconds, fuel, engine, checks, fmt.language) for d in dirs]
-    if jobs <= 1:
-        reports = [_check_one(w) for w in work]
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            reports = list(pool.map(_check_one, work, chunksize=1))
-    return merge_reports(reports)
+    ex = executor if executor is not None else pool_executor(jobs)
+    work = [
+        (str(i), CheckJob(ship(d, ex.remote), root.name, fmt.name, seconds, fuel, engine, checks, fmt.language))
+        for i, d in enumerate(dirs)
+    ]
+    reports: dict[str, TaskReport] = {}
+
+    def on_done(key: str, rep: TaskReport | None, error: str | None, _seconds: float) -> None:
+        if rep is None:  # the job raised or its worker died: a finding, not a lost task
+            name = dirs[int(key)].name
+            rep = TaskReport(name)
+            rep.findings.append(Finding(name, "internal", -1, "unknown", f"internal error: {error}"))
+        reports[key] = rep
+
+    ex.run(_check_one, work, on_done)
+    return merge_reports([reports[key] for key, _ in work])
 
 
 def report_json(rep: CheckReport) -> dict[str, Any]:
@@ -139,6 +153,7 @@ def _check_verina(directory: Path, opts: CheckOptions) -> int:
         only=opts.only,
         engine=opts.engine,
         checks=parse_checks(opts.checks),
+        executor=opts.executor,
     )
     if opts.as_json:
         json.dump(report_json(rep), sys.stdout, indent=1, ensure_ascii=False)
@@ -191,7 +206,7 @@ def _check_vericontest(directory: Path, opts: CheckOptions) -> int:
 
     check_command(
         directory, as_json=opts.as_json, jobs=opts.jobs, timeout=opts.timeout, only=opts.only,
-        max_list=opts.max_list,
+        max_list=opts.max_list, executor=opts.executor,
     )  # fmt: skip
     return 0
 

@@ -26,7 +26,9 @@ from typing import Any
 from ...formats.vericontest.dataset import Problem, ProblemError, discover_problems, read_problem
 from ...languages.registry import language
 from ...runtime.engine import OutcomeKind, Verdict
+from ...runtime.executor import Executor, pool_executor
 from ...runtime.limits import Limits
+from ...runtime.shipping import Shipped, local_path, ship
 from ...values import rust_codec
 from ...values.codec import DecodeError
 
@@ -166,9 +168,9 @@ def _check_cf(problem: Problem, te: Any, pc: ProblemCheck) -> None:
                                             f"reference {got!r}, stated {want!r}", cases))  # fmt: skip
 
 
-def _check_path(args: tuple[str, float, int, float, str | None]) -> ProblemCheck:
+def _check_path(args: tuple[str | Shipped, float, int, float, str | None]) -> ProblemCheck:
     path, case_seconds, memory_mb, spec_seconds, cache = args
-    p = Path(path)
+    p = Path(local_path(path))
     try:
         problem = read_problem(p)
     except ProblemError as exc:
@@ -197,18 +199,30 @@ def run_vericontest_check(
     memory_mb: int = 2048,
     spec_seconds: float = 10.0,
     cache: str | None = None,
+    executor: Executor | None = None,
 ) -> list[ProblemCheck]:
+    """Check every problem under ``root`` on ``executor`` (default: ``jobs`` local workers); the
+    checks come back in ``discover_problems`` order. A problem whose job raised or whose worker
+    died is a ``load_error`` (``internal error: …``), not a lost problem."""
     dirs = discover_problems(root)
     if only:
         wanted = set(only)
         dirs = [d for d in dirs if d.name in wanted]
-    work = [(str(d), case_seconds, memory_mb, spec_seconds, cache) for d in dirs]
-    if jobs <= 1:
-        return [_check_path(w) for w in work]
-    from concurrent.futures import ProcessPoolExecutor
+    ex = executor if executor is not None else pool_executor(jobs)
+    work = [
+        (str(i), (ship(d, ex.remote), case_seconds, memory_mb, spec_seconds, cache)) for i, d in enumerate(dirs)
+    ]
+    out: dict[str, ProblemCheck] = {}
 
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(_check_path, work, chunksize=1))
+    def on_done(key: str, check: ProblemCheck | None, error: str | None, _seconds: float) -> None:
+        if check is None:
+            name = dirs[int(key)].name
+            kind = "codeforces" if name.startswith("cf") else "leetcode"
+            check = ProblemCheck(name, kind, load_error=f"internal error: {error}")
+        out[key] = check
+
+    ex.run(_check_path, work, on_done)
+    return [out[key] for key, _ in work]
 
 
 def _reason_key(v: Verdict) -> str:
@@ -311,6 +325,7 @@ def check_command(
     timeout: float = 10.0,
     only: list[str] | None = None,
     max_list: int = 0,
+    executor: Executor | None = None,
 ) -> None:
     """``veriscale check`` on a VeriContest root, family or problem directory."""
     import json
@@ -320,7 +335,7 @@ def check_command(
     from rich.table import Table
 
     checks = run_vericontest_check(
-        directory, only=only, jobs=jobs, case_seconds=timeout, spec_seconds=timeout
+        directory, only=only, jobs=jobs, case_seconds=timeout, spec_seconds=timeout, executor=executor
     )
     if as_json:
         json.dump(report_json(checks), sys.stdout, indent=1, ensure_ascii=False, default=str)

@@ -39,6 +39,7 @@ from ...formats.verina.dataset import Task, read_task
 from ...languages.registry import language_of
 from ...runtime.engine import Engine
 from ...runtime.executor import Executor
+from ...runtime.shipping import Shipped, local_path, ship
 from ...values import codec
 from ...values.codec import DecodeError
 from ...values.types import render_type
@@ -166,7 +167,7 @@ def expand_task(
 
 @dataclass(frozen=True, slots=True)
 class InputsJob:
-    task_dir: str
+    task_dir: str | Shipped  # a snapshot when the executor's workers may be remote
     config: dict[str, Any]
     llm_config: dict[str, Any] | None = None  # None: no model-driven seeds
 
@@ -175,7 +176,7 @@ def run_inputs_job(job: InputsJob) -> TaskOutput:
     """Worker entry point: one task, start to finish, nothing written (the parent writes)."""
     t0 = time.perf_counter()
     config = PipelineConfig.from_json(job.config)
-    task = read_task(Path(job.task_dir))
+    task = read_task(Path(local_path(job.task_dir)))
     from ...llm.runner import runner_from_json
 
     with runner_from_json(job.llm_config) as runner:
@@ -219,6 +220,6 @@ def run_inputs_stage(
     llm_json = llm_config.model_dump(mode="json") if llm_config is not None else None
 
     def job(task_id: str, task_dir: Path) -> InputsJob:
-        return InputsJob(str(task_dir), cfg_json, llm_json)
+        return InputsJob(ship(task_dir, executor.remote), cfg_json, llm_json)
 
     return run_stage(INPUTS, benchmark, rundir, executor, job, tasks=tasks, progress=progress, on_start=on_start)

@@ -34,6 +34,7 @@ from ...languages.adversary import Adversary
 from ...languages.registry import language_of
 from ...runtime.engine import Engine
 from ...runtime.executor import Executor
+from ...runtime.shipping import Shipped, local_path, ship
 from ...values import codec
 from ..config import PipelineConfig
 from ..driver import Stage, StageReport, TaskOutput, run_stage
@@ -184,8 +185,9 @@ def expand_task_outputs(
 
 @dataclass(frozen=True, slots=True)
 class OutputsJob:
-    task_dir: str
-    inputs_path: str
+    # snapshots when the executor's workers may be remote (the run directory stays on the driver)
+    task_dir: str | Shipped
+    inputs_path: str | Shipped
     config: dict[str, Any]
     llm_config: dict[str, Any] | None = None  # None: offline (no model specs or red team)
 
@@ -196,8 +198,8 @@ def run_outputs_job(job: OutputsJob) -> TaskOutput:
 
     t0 = time.perf_counter()
     config = PipelineConfig.from_json(job.config)
-    task = read_task(Path(job.task_dir))
-    inputs_doc = json.loads(Path(job.inputs_path).read_text(encoding="utf-8"))
+    task = read_task(Path(local_path(job.task_dir)))
+    inputs_doc = json.loads(Path(local_path(job.inputs_path)).read_text(encoding="utf-8"))
     from ...llm.runner import runner_from_json
 
     with runner_from_json(job.llm_config) as runner:
@@ -267,7 +269,8 @@ def run_outputs_stage(
     llm_json = llm_config.model_dump(mode="json") if llm_config is not None else None
 
     def job(task_id: str, task_dir: Path) -> OutputsJob:
-        return OutputsJob(str(task_dir), str(rundir.result_path(INPUTS_STAGE, task_id)), cfg_json, llm_json)
+        inputs = rundir.result_path(INPUTS_STAGE, task_id)
+        return OutputsJob(ship(task_dir, executor.remote), ship(inputs, executor.remote), cfg_json, llm_json)
 
     # Biggest tasks first, so one long task does not run alone at the end (results do not depend on order).
     return run_stage(
@@ -277,7 +280,7 @@ def run_outputs_stage(
         executor,
         job,
         tasks=tasks,
-        order=lambda j: -_expected_count(Path(j[1].inputs_path)),
+        order=lambda j: -_expected_count(rundir.result_path(INPUTS_STAGE, j[0])),
         progress=progress,
         on_start=on_start,
     )
