@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from .app import app
-from .options import ExecutorOpt, RayAddressOpt, executor_from_options
+from .options import ExecutorOpt, RayAddressOpt, WorkersOpt, executor_from_options
 
 
 @app.command("check")
@@ -17,7 +17,7 @@ def check_cmd(
         Path, typer.Argument(help="A dataset directory (Verina or VeriContest format).", exists=True, file_okay=False)
     ],
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (default: 1).")] = 1,
+    jobs: WorkersOpt = 1,
     timeout: Annotated[float, typer.Option("--timeout", help="Seconds per single check.")] = 5.0,
     task: Annotated[
         list[str] | None, typer.Option("--task", help="Only these task ids (repeatable).")

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from .app import app
-from .options import ExecutorOpt, RayAddressOpt, executor_from_options
+from .options import ExecutorOpt, RayAddressOpt, WorkersOpt, executor_from_options
 
 _ROUNDS = re.compile(r"^rounds_report_\d+\.json$")
 
@@ -51,7 +51,7 @@ def evaluate_cmd(
             help="Tasks to leave out: 'verina' (its 2 few-shot tasks), a file of ids, or comma-separated ids.",
         ),
     ] = None,
-    workers: Annotated[int, typer.Option("--workers", "-j", help="Worker processes.")] = 2,
+    workers: WorkersOpt = 2,
     timeout: Annotated[
         float | None,
         typer.Option(

@@ -33,7 +33,8 @@ TasksOpt = Annotated[
     list[str] | None, typer.Option("--tasks", help="Only these task ids (repeat or comma-separate).")
 ]
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="Master seed (default 42).")]
-WorkersOpt = Annotated[int, typer.Option("--workers", min=1, help="Parallel workers.")]
+# Every command that runs work in worker processes spells this option the same way.
+WorkersOpt = Annotated[int, typer.Option("--workers", "-j", min=1, help="Worker processes.")]
 ExecutorOpt = Annotated[
     str,
     typer.Option(

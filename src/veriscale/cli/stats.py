@@ -13,7 +13,7 @@ from rich.table import Table
 from ..formats.api import FormatError
 from ..formats.stats import METRICS, DatasetStats, dataset_stats, multiplier
 from .app import app
-from .options import ExecutorOpt, RayAddressOpt, executor_from_options
+from .options import ExecutorOpt, RayAddressOpt, WorkersOpt, executor_from_options
 
 if TYPE_CHECKING:
     from ..runtime.executor import Executor
@@ -140,7 +140,7 @@ def stats_command(
             help="Suite adequacy: ground-truth branch coverage and adversary kill rate per suite.",
         ),
     ] = False,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes (--adequacy).")] = 1,
+    jobs: WorkersOpt = 1,
     task: Annotated[
         list[str] | None, typer.Option("--task", help="Only these task ids (--adequacy; repeatable).")
     ] = None,
