@@ -33,6 +33,7 @@ class Isolation:
     ``helper``: the subreaper helper is available (every descendant is killed at the
     end, ``setsid`` or not); without it only the target's process group is killed.
     ``network``: runs get a private network namespace (no interface but loopback).
+    ``filesystem``: runs see every mount read-only except their private directory.
     ``drop_uid``: veriscale runs as root and targets run as this unprivileged uid
     (``None`` when not root, or when ``VERISCALE_SANDBOX_UID=none``).
     """
@@ -40,6 +41,7 @@ class Isolation:
     helper: bool
     network: bool
     drop_uid: int | None
+    filesystem: bool = False
     reason: str = ""
 
 
@@ -101,13 +103,20 @@ def isolation() -> Isolation:
     """Probe once what the sandbox obtains on this machine."""
     exe = helper_path()
     if exe is None:
-        return Isolation(False, False, _drop_uid(), "no C compiler to build the sandbox helper")
+        return Isolation(False, False, _drop_uid(), reason="no C compiler to build the sandbox helper")
     try:
-        res = subprocess.run([str(exe), "-N", "-Q"], capture_output=True, text=True, timeout=30, check=False)
+        with tempfile.TemporaryDirectory() as tmp:
+            argv = [str(exe), "-N", "-W", os.path.realpath(tmp), "-Q"]
+            res = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False, cwd=tmp)
     except (OSError, subprocess.SubprocessError) as exc:
-        return Isolation(False, False, _drop_uid(), f"sandbox helper does not start: {exc}")
+        return Isolation(False, False, _drop_uid(), reason=f"sandbox helper does not start: {exc}")
     if res.returncode != 0:
-        return Isolation(False, False, _drop_uid(), f"sandbox helper failed: {res.stderr.strip()[:200]}")
+        return Isolation(
+            False, False, _drop_uid(), reason=f"sandbox helper failed: {res.stderr.strip()[:200]}"
+        )
     fields = dict(p.split("=", 1) for p in res.stdout.split() if "=" in p)
     net = fields.get("net", "0") != "0"
-    return Isolation(True, net, _drop_uid(), "" if net else "no network namespace on this machine")
+    fs = fields.get("fs", "0") != "0"
+    missing = [w for w, ok in (("network namespace", net), ("mount namespace", fs)) if not ok]
+    reason = "no " + " or ".join(missing) if missing else ""
+    return Isolation(True, net, _drop_uid(), filesystem=fs, reason=reason)

@@ -10,8 +10,11 @@ process. Algorithm:
 3. start a new session, become a *child subreaper* (``PR_SET_CHILD_SUBREAPER``):
    every orphaned descendant, including one that called ``setsid`` or
    double-forked, is re-parented to the helper instead of to init;
-4. optionally enter a new network namespace (``-N``; with a new user
-   namespace when not root); ``-Q`` prints what was obtained and exits;
+4. optionally enter new namespaces (with a new user namespace when not
+   root): network (``-N``: no interface but loopback) and mount (``-W DIR``:
+   every mount is remounted read-only except a bind mount of the private
+   directory DIR, which becomes the working directory; ``/tmp`` and
+   ``/dev/shm`` included). ``-Q`` prints what was obtained and exits;
 5. fork the target: set its rlimits (address space, CPU, file size, open
    files, processes, core 0), niceness, optionally drop to another uid/gid,
    ``PR_SET_NO_NEW_PRIVS``, death signal SIGKILL, then ``execvp``;
@@ -30,7 +33,7 @@ from __future__ import annotations
 
 __all__ = ["HELPER_C", "HELPER_VERSION"]
 
-HELPER_VERSION = "4"
+HELPER_VERSION = "5"
 
 HELPER_C = r"""
 #define _GNU_SOURCE
@@ -43,7 +46,9 @@ HELPER_C = r"""
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/statvfs.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -147,6 +152,50 @@ static long tasks_of(uid_t uid) {
     return total;
 }
 
+/* Undo the octal escapes (\040 ...) of a mountinfo path in place. */
+static void unescape(char *p) {
+    char *w = p;
+    for (char *r = p; *r; r++) {
+        if (r[0] == '\\' && r[1] >= '0' && r[1] <= '7' && r[2] && r[3]) {
+            *w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
+            r += 3;
+        } else {
+            *w++ = *r;
+        }
+    }
+    *w = 0;
+}
+
+/* In a fresh mount namespace: the private directory stays writable, everything else is read-only. */
+static int confine_fs(const char *work) {
+    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) return -1;
+    if (mount(work, work, NULL, MS_BIND | MS_REC, NULL) != 0) return -1;
+    FILE *f = fopen("/proc/self/mountinfo", "re");
+    if (!f) return -1;
+    char line[4096];
+    int failed = 0;
+    while (fgets(line, sizeof line, f)) {
+        char *save = NULL, *tok = strtok_r(line, " ", &save);
+        for (int k = 0; tok && k < 4; k++) tok = strtok_r(NULL, " ", &save);
+        if (!tok) continue;
+        unescape(tok);
+        if (strcmp(tok, work) == 0) continue;
+        struct statvfs sv;
+        if (statvfs(tok, &sv) != 0) continue;
+        unsigned long fl = MS_REMOUNT | MS_BIND | MS_RDONLY;
+        if (sv.f_flag & ST_NOSUID) fl |= MS_NOSUID;
+        if (sv.f_flag & ST_NODEV) fl |= MS_NODEV;
+        if (sv.f_flag & ST_NOEXEC) fl |= MS_NOEXEC;
+        if (sv.f_flag & ST_NOATIME) fl |= MS_NOATIME;
+        if (sv.f_flag & ST_NODIRATIME) fl |= MS_NODIRATIME;
+        if (sv.f_flag & ST_RELATIME) fl |= MS_RELATIME;
+        if (mount(NULL, tok, NULL, fl, NULL) != 0 && strcmp(tok, "/") == 0) failed = 1;
+    }
+    fclose(f);
+    if (failed) return -1;
+    return chdir(work);
+}
+
 static void limit(int res, long long v) {
     if (v < 0) return;
     /* CPU: SIGXCPU at the soft limit, SIGKILL one second later */
@@ -158,7 +207,8 @@ int main(int argc, char **argv) {
     long long as = -1, cpu = -1, fsize = -1, nofile = -1, nproc = -1;
     long uid = -1, gid = -1, niceness = 0, parent = -1;
     int want_net = 0, probe = 0, opt;
-    while ((opt = getopt(argc, argv, "+a:c:f:n:p:u:g:y:P:NQ")) != -1) {
+    const char *work = NULL;
+    while ((opt = getopt(argc, argv, "+a:c:f:n:p:u:g:y:P:W:NQ")) != -1) {
         switch (opt) {
         case 'a': as = atoll(optarg); break;
         case 'c': cpu = atoll(optarg); break;
@@ -170,6 +220,7 @@ int main(int argc, char **argv) {
         case 'y': niceness = atol(optarg); break;
         case 'P': parent = atol(optarg); break;
         case 'N': want_net = 1; break;
+        case 'W': work = optarg; break;
         case 'Q': probe = 1; break;
         default: dprintf(2, "veriscale-sandbox: bad option\n"); _exit(125);
         }
@@ -186,13 +237,20 @@ int main(int argc, char **argv) {
     setsid();
     if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) fail("PR_SET_CHILD_SUBREAPER");
     limit(RLIMIT_CORE, 0);
-    int net = 0;
-    if (want_net) {
-        if (unshare(CLONE_NEWNET) == 0) net = 1;
-        else if (geteuid() != 0 && unshare(CLONE_NEWUSER | CLONE_NEWNET) == 0) net = 2;
+    int net = 0, fs = 0;
+    int flags = (want_net ? CLONE_NEWNET : 0) | (work ? CLONE_NEWNS : 0);
+    if (flags) {
+        int user = geteuid() != 0 ? CLONE_NEWUSER : 0;
+        if (unshare(flags | user) == 0) {
+            net = want_net;
+            fs = work != NULL;
+        } else if (want_net && unshare(CLONE_NEWNET | user) == 0) {
+            net = 1;
+        }
+        if (fs && confine_fs(work) != 0) fail("read-only file system view");
     }
     if (probe) {
-        printf("subreaper=1 net=%d euid=%d\n", net, (int)geteuid());
+        printf("subreaper=1 net=%d fs=%d euid=%d\n", net, fs, (int)geteuid());
         return 0;
     }
     if (nproc >= 0 && uid < 0) nproc += tasks_of(getuid());

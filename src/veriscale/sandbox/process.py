@@ -8,6 +8,9 @@ stdout/stderr up to their caps and enforces the wall-clock limit, returning a
 ``SandboxResult``.
 
 Guarantees with the helper (the normal case on Linux with a C compiler):
+the process sees every mount read-only except its private directory and has
+no network (where the kernel gives new mount and network namespaces: as root,
+or with unprivileged user namespaces; `Isolation` says what this machine gives);
 when the target ends, is timed out, or veriscale dies (even by SIGKILL, via
 the helper's parent-death signal), every process it started is SIGKILLed,
 including ones that called ``setsid`` or double-forked (the helper is their
@@ -203,7 +206,7 @@ class Sandbox:
         self.isolation: Isolation = isolation()
         self.uid = None if keep_uid else self.isolation.drop_uid
         root = parent_dir or os.environ.get("VERISCALE_SANDBOX_TMP") or None
-        self.path = Path(tempfile.mkdtemp(prefix="vs-sandbox-", dir=root))
+        self.path = Path(os.path.realpath(tempfile.mkdtemp(prefix="vs-sandbox-", dir=root)))
         if self.uid is not None:
             os.chown(self.path, self.uid, self.uid)
         self.env = sandbox_env(self.path, env)
@@ -243,6 +246,8 @@ class Sandbox:
             argv += ["-u", str(self.uid), "-g", str(self.uid)]
         if not lim.network:
             argv.append("-N")
+        if self.isolation.filesystem:
+            argv += ["-W", str(self.path)]
         return [*argv, "--"]
 
     def spawn(
