@@ -219,7 +219,11 @@ def _run_batch(
     remaining = len(lines) - first
     cpu = limits.case_seconds * remaining + 5
     with tempfile.TemporaryFile() as errf:
-        proc = sb.spawn([prog], stderr=errf, limits=_sandbox_limits(limits, cpu))
+        try:
+            proc = sb.spawn([prog], stderr=errf, limits=_sandbox_limits(limits, cpu))
+        except OSError as exc:
+            results[first] = CaseResult("crash", message=f"cannot start the program: {exc}")
+            return first + 1
         data = ("\n".join(line.replace("\n", " ") for line in lines[first:]) + "\n").encode("utf-8")
         writer = _feed(proc, data)
         assert proc.stdout is not None
@@ -305,7 +309,10 @@ def run_program(
 def _run_once(sb: Sandbox, prog: str, stdin: str, limits: ExecLimits) -> ProgramResult:
     t0 = time.monotonic()
     with tempfile.TemporaryFile() as errf:
-        proc = sb.spawn([prog], stderr=errf, limits=_sandbox_limits(limits, limits.case_seconds + 2))
+        try:
+            proc = sb.spawn([prog], stderr=errf, limits=_sandbox_limits(limits, limits.case_seconds + 2))
+        except OSError as exc:
+            return ProgramResult("crash", "", "", None, 0.0, f"cannot start the program: {exc}")
         writer = _feed(proc, stdin.encode("utf-8"))
         assert proc.stdout is not None
         fd = proc.stdout.fileno()

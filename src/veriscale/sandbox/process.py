@@ -295,7 +295,10 @@ class Sandbox:
         """Run ``argv`` to its end under the limits and collect its output."""
         lim = limits or self.limits
         t0 = time.monotonic()
-        proc = self.spawn(argv, limits=lim)
+        try:
+            proc = self.spawn(argv, limits=lim)
+        except OSError as exc:  # only without the helper: the program itself could not be started
+            return SandboxResult(127, None, False, None, b"", str(exc).encode(), 0.0, setup_error=str(exc))
         writer = _feed(proc.popen, stdin)
         out, err = bytearray(), bytearray()
         truncated = timed_out = False
