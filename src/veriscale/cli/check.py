@@ -6,6 +6,7 @@ import json
 import os
 import sys
 from collections import Counter
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +20,29 @@ from ..evaluate.groundtruth import CHECKS, CheckReport, Finding, TaskReport, mer
 from .app import app
 
 console = Console()
+
+
+def _not_task_dirs(root: Path) -> list[TaskReport]:
+    """Folders that look like tasks but hold no ``task.json``: reported, never silently skipped."""
+    out = []
+    for p in sorted(root.iterdir()):
+        if p.is_dir() and not p.name.startswith(".") and not (p / "task.json").exists():
+            empty = not any(p.iterdir())
+            why = f"{p}: no task.json" + (" (the folder is empty)" if empty else "") + "; task not checked"
+            rep = TaskReport(p.name)
+            rep.findings.append(Finding(p.name, "read", -1, "undecodable", why, group=why))
+            out.append(rep)
+    return out
+
+
+def _undecodable_values(findings: list[Finding]) -> Counter[str]:
+    """Undecodable values by reason, each counted once although every check reading it reports it."""
+    seen: dict[tuple[str, str, int, str], str] = {}
+    for f in findings:
+        if f.kind == "undecodable":
+            source = "reject" if f.check == "precond_rejects_rejects" else "test"
+            seen.setdefault((f.task, source, f.row, f.detail), f.group or f.detail)
+    return Counter(seen.values())
 
 
 def _task_dirs(root: Path) -> list[Path]:
@@ -95,17 +119,29 @@ def run_check(
     only: list[str] | None = None,
     engine: str = "native",
     checks: frozenset[str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> CheckReport:
+    """Check every task; ``progress(done, total)`` after each one."""
     dirs = _task_dirs(root)
+    extra = _not_task_dirs(root)
     if only:
         wanted = set(only)
         dirs = [d for d in dirs if d.name in wanted]
+        extra = [r for r in extra if r.task in wanted]
     work = [CheckJob(str(d), root.name, seconds, fuel, engine, checks) for d in dirs]
+    reports: list[TaskReport] = list(extra)
     if jobs <= 1:
-        reports = [_check_one(w) for w in work]
+        results: Iterable[TaskReport] = map(_check_one, work)
+        for r in results:
+            reports.append(r)
+            if progress:
+                progress(len(reports) - len(extra), len(work))
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            reports = list(pool.map(_check_one, work, chunksize=1))
+            for r in pool.map(_check_one, work, chunksize=1):
+                reports.append(r)
+                if progress:
+                    progress(len(reports) - len(extra), len(work))
     return merge_reports(reports)
 
 
@@ -175,9 +211,23 @@ def check_cmd(
         if project is None:
             typer.echo(f"check: Lean toolchain unavailable: {why}", err=True)
             raise typer.Exit(2)
-    rep = run_check(
-        directory, jobs=jobs, seconds=timeout, only=task, engine=engine, checks=parse_checks(checks)
-    )
+    from .options import stage_progress
+
+    with stage_progress(Console(stderr=True)) as bar:
+        ticket = bar.add_task("check tasks", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(ticket, completed=done, total=total)
+
+        rep = run_check(
+            directory,
+            jobs=jobs,
+            seconds=timeout,
+            only=task,
+            engine=engine,
+            checks=parse_checks(checks),
+            progress=progress,
+        )
     if as_json:
         json.dump(report_json(rep), sys.stdout, indent=1, ensure_ascii=False)
         sys.stdout.write("\n")
@@ -207,11 +257,13 @@ def check_cmd(
             f"{f.kind.upper():9} {f.task} {f.check} row {f.row}{sub}: {f.detail}",
             markup=False,
             highlight=False,
-            soft_wrap=True,
         )
-    undec = Counter(f.group or f.detail[:80] for f in findings if f.kind == "undecodable")
+    undec = _undecodable_values(findings)
     if undec:
-        console.print(f"undecodable rows (data defects, not counted as disagreements): {sum(undec.values())}")
+        console.print(
+            f"undecodable values (data defects, not counted as disagreements): {sum(undec.values())}",
+            highlight=False,
+        )
         for reason, n in sorted(undec.items(), key=lambda kv: (-kv[1], kv[0])):
             console.print(f"  {n:6}  {reason}", markup=False, highlight=False)
     n_unknown = sum(1 for f in findings if f.kind == "unknown")

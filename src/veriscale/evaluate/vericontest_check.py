@@ -18,7 +18,7 @@ few wrong examples (see ``docs/vericontest-mismatches.md``).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -192,18 +192,30 @@ def run_vericontest_check(
     memory_mb: int = 2048,
     spec_seconds: float = 10.0,
     cache: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[ProblemCheck]:
+    """Check every problem; ``progress(done, total)`` after each one."""
     dirs = discover_problems(root)
     if only:
         wanted = set(only)
         dirs = [d for d in dirs if d.name in wanted]
     work = [(str(d), case_seconds, memory_mb, spec_seconds, cache) for d in dirs]
+    out: list[ProblemCheck] = []
     if jobs <= 1:
-        return [_check_path(w) for w in work]
+        results: Iterable[ProblemCheck] = map(_check_path, work)
+        for r in results:
+            out.append(r)
+            if progress:
+                progress(len(out), len(work))
+        return out
     from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(_check_path, work, chunksize=1))
+        for r in pool.map(_check_path, work, chunksize=1):
+            out.append(r)
+            if progress:
+                progress(len(out), len(work))
+    return out
 
 
 def _reason_key(v: Verdict) -> str:
@@ -312,11 +324,20 @@ def check_command(
     import sys
 
     from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     from rich.table import Table
 
-    checks = run_vericontest_check(
-        directory, only=only, jobs=jobs, case_seconds=timeout, spec_seconds=timeout
-    )
+    err = Console(stderr=True)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=err, disable=not err.is_terminal) as bar:
+        ticket = bar.add_task("compile and run the references", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(ticket, completed=done, total=total)
+
+        checks = run_vericontest_check(
+            directory, only=only, jobs=jobs, case_seconds=timeout, spec_seconds=timeout, progress=progress
+        )
     if as_json:
         json.dump(report_json(checks), sys.stdout, indent=1, ensure_ascii=False, default=str)
         sys.stdout.write("\n")
