@@ -168,7 +168,7 @@ def check_cmd(
         Path, typer.Argument(help="A Verina-format dataset directory.", exists=True, file_okay=False)
     ],
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (default: 1).")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
     timeout: Annotated[float, typer.Option("--timeout", help="Seconds per single check.")] = 5.0,
     task: Annotated[
         list[str] | None, typer.Option("--task", help="Only these task ids (repeatable).")

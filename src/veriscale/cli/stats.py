@@ -138,7 +138,7 @@ def stats_command(
     ] = False,
 ) -> None:
     """Per-task counts of expected cases, unexpected outputs and unexpected inputs (or, with
-    ``--adequacy``, branch coverage and adversary kill rate of each suite)."""
+    --adequacy, branch coverage and adversary kill rate of each suite)."""
     paths: list[tuple[Path, str | None]] = []
     if example:
         from ..examples import tiny_path
