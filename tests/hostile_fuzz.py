@@ -25,7 +25,7 @@
 Measured: tracebacks (exceptions escaping an API that should report, "internal
 error" results, CLI runs ending in an exception), runs exceeding their limit
 plus slack, processes left (processes whose command line has the campaign's
-marker, and any process of the sandbox uid), files written outside sandbox
+marker, or that descend from the campaign's process), files written outside sandbox
 directories (files named with the campaign's marker anywhere writable), a
 secret visible to a candidate (a canary in the environment), peak memory
 (this process and its children), wall time.
@@ -54,8 +54,8 @@ SECRET = "vs-canary-secret-7f3a"
 
 @dataclass
 class Sizes:
-    lean: int = 3000  # each a CodeGen and a SpecGen candidate
-    rust: int = 4500
+    lean: int = 2000  # each a CodeGen and a SpecGen candidate
+    rust: int = 6000
     rust_compile_budget: int = 40
     runtime_runs: int = 200
     verina_variants: int = 800
@@ -68,6 +68,7 @@ class Report:
     counts: Counter[str] = field(default_factory=Counter)
     tracebacks: list[str] = field(default_factory=list)
     hangs: list[str] = field(default_factory=list)
+    worker_deaths: list[str] = field(default_factory=list)
     secrets_seen: int = 0
     files_outside: list[str] = field(default_factory=list)
     processes_left: list[str] = field(default_factory=list)
@@ -81,6 +82,8 @@ class Report:
             "counts": dict(sorted(self.counts.items())),
             "tracebacks": len(self.tracebacks),
             "traceback_examples": self.tracebacks[:5],
+            "worker_deaths": len(self.worker_deaths),
+            "worker_death_examples": self.worker_deaths[:5],
             "hangs": len(self.hangs),
             "hang_examples": self.hangs[:5],
             "processes_left": len(self.processes_left),
@@ -170,49 +173,83 @@ def lean_code_bodies(rng: random.Random, n: int, ground: str) -> list[tuple[str,
     return out
 
 
-def run_lean(report: Report, rng: random.Random, n: int, fuel: int = 100_000, seconds: float = 1.0) -> None:
+def _lean_chunk(
+    args: tuple[int, list[tuple[str, str, str]], int, float],
+) -> list[tuple[str, float, list[Any]]]:
+    """Score one chunk of Lean candidates as CodeGen and SpecGen samples (runs in a worker process)."""
     from veriscale.benchmarks.verina import read_task
     from veriscale.evaluate.generations import Generation, ground_truth_generation
     from veriscale.evaluate.harness import Job, run_job
     from veriscale.examples import tiny_path
 
+    start, part, fuel, seconds = args
     task_dir = tiny_path() / "tiny_1"
     gt = ground_truth_generation(read_task(task_dir))
+    code = [
+        Generation(task_id="tiny_1", sample=start + j, kinds=("code",), code_aux=aux, code=body)
+        for j, (_f, aux, body) in enumerate(part)
+    ]
+    spec = [
+        Generation(task_id="tiny_1", sample=start + j, kinds=("spec",), precond=gt.precond,
+                   postcond_aux=aux, postcond="  result = " + body.strip()[:20000])
+        for j, (_f, aux, body) in enumerate(part)
+    ]  # fmt: skip
+    out = []
+    for kind, samples in (("code", code), ("spec", spec)):
+        job = Job("fuzz", str(task_dir), "tiny_1", kind, tuple(samples), "native",
+                  {"seconds": seconds, "fuel": fuel}, True, seconds, 2, None, False, fuel * 5)  # fmt: skip
+        t0 = time.monotonic()
+        rows = run_job(job)
+        metrics = [
+            {n: (m.to_json() if hasattr(m, "to_json") else m) for n, m in row["metrics"].items()}
+            for row in rows
+        ]
+        out.append((kind, time.monotonic() - t0, metrics))
+    return out
+
+
+def run_lean(report: Report, rng: random.Random, n: int, fuel: int = 100_000, seconds: float = 1.0) -> None:
+    """Lean candidates in a worker process, as ``evaluate`` runs them: a worker that dies is counted."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    from veriscale.benchmarks.verina import read_task
+    from veriscale.evaluate.generations import ground_truth_generation
+    from veriscale.examples import tiny_path
+
+    gt = ground_truth_generation(read_task(tiny_path() / "tiny_1"))
     bodies = lean_code_bodies(rng, n, gt.code)
     chunk = 50
-    for start in range(0, len(bodies), chunk):
-        part = bodies[start : start + chunk]
-        code = [
-            Generation(task_id="tiny_1", sample=start + j, kinds=("code",), code_aux=aux, code=body)
-            for j, (_f, aux, body) in enumerate(part)
-        ]
-        spec = [
-            Generation(task_id="tiny_1", sample=start + j, kinds=("spec",), precond=gt.precond,
-                       postcond_aux=aux, postcond="  result = " + body.strip()[:20000])
-            for j, (_f, aux, body) in enumerate(part)
-        ]  # fmt: skip
-        for kind, samples in (("code", code), ("spec", spec)):
-            job = Job("fuzz", str(task_dir), "tiny_1", kind, tuple(samples), "native",
-                      {"seconds": seconds, "fuel": fuel}, True, seconds, 2, None, False, fuel * 5)  # fmt: skip
-            t0 = time.monotonic()
+    pool = ProcessPoolExecutor(max_workers=1)
+    try:
+        for start in range(0, len(bodies), chunk):
+            part = bodies[start : start + chunk]
             try:
-                rows = run_job(job)
+                results = pool.submit(_lean_chunk, (start, part, fuel, seconds)).result()
+            except BrokenProcessPool:
+                # the evaluator's pool retries such a job alone and reports it as an internal error
+                report.counts["lean worker deaths (fatal errors in the evaluator)"] += 1
+                report.worker_deaths.append(f"lean chunk {start}: families {sorted({f for f, _, _ in part})}")
+                pool.shutdown(wait=True, cancel_futures=True)
+                pool = ProcessPoolExecutor(max_workers=1)
+                continue
             except Exception as exc:
                 report.tracebacks.append(_tb("lean run_job", exc))
                 continue
-            elapsed = time.monotonic() - t0
-            # every check is bounded by ``seconds`` (1.5x + 0.5 backstop) and a metric stops after 2 timeouts
-            bound = len(samples) * 8 * (1.5 * seconds + 0.5) + 30
-            if elapsed > bound:
-                report.hangs.append(f"lean {kind} chunk {start}: {elapsed:.0f} s > {bound:.0f} s")
-            for row in rows:
-                for m in row["metrics"].values():
-                    d = m.to_json() if hasattr(m, "to_json") else m
-                    reason = str(d.get("reason", ""))
-                    if "internal error" in reason:
-                        report.tracebacks.append(f"lean {kind} sample {row['sample']}: {reason[:300]}")
-                    report.outcomes[f"lean {kind}: {d.get('score')} {d.get('error') or ''}".strip()] += 1
-            report.counts[f"lean {kind} candidates"] += len(samples)
+            for kind, elapsed, metrics in results:
+                # every check is bounded by ``seconds`` (1.5x + 0.5 backstop) and a metric stops after 2 timeouts
+                bound = len(part) * 8 * (1.5 * seconds + 0.5) + 30
+                if elapsed > bound:
+                    report.hangs.append(f"lean {kind} chunk {start}: {elapsed:.0f} s > {bound:.0f} s")
+                for sample in metrics:
+                    for d in sample.values():
+                        reason = str(d.get("reason", ""))
+                        if "internal error" in reason:
+                            report.tracebacks.append(f"lean {kind} chunk {start}: {reason[:300]}")
+                        report.outcomes[f"lean {kind}: {d.get('score')} {d.get('error') or ''}".strip()] += 1
+                report.counts[f"lean {kind} candidates"] += len(part)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 # ------------------------------------------------------------------ Rust candidates
@@ -560,24 +597,34 @@ def run_vericontest_corruptions(
 # ------------------------------------------------------------------ leftovers
 
 
-def _processes_left(token: str, sandbox_uid: int | None) -> list[str]:
-    out = []
+def _processes_left(token: str) -> list[str]:
+    """Live processes with the campaign's marker, or descending from this process (there should be none)."""
+    info: dict[int, tuple[int, str, str]] = {}
     for d in Path("/proc").iterdir():
         if not d.name.isdigit():
             continue
         try:
             cmd = (d / "cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
             stat = (d / "stat").read_text().rsplit(")", 1)[1].split()
-            uid = d.stat().st_uid
         except OSError:
             continue
-        if stat[0] == "Z":
-            continue
-        if (token[-4:] in cmd and int(d.name) != os.getpid()) or (
-            sandbox_uid is not None and uid == sandbox_uid
-        ):
-            out.append(f"{d.name}: {cmd[:100]}")
-    return out
+        info[int(d.name)] = (int(stat[1]), stat[0], cmd)
+    me = os.getpid()
+
+    def descends(pid: int) -> bool:
+        seen = 0
+        while pid in info and seen < 1000:
+            pid = info[pid][0]
+            if pid == me:
+                return True
+            seen += 1
+        return False
+
+    return [
+        f"{pid}: {cmd[:100]}"
+        for pid, (_ppid, state, cmd) in sorted(info.items())
+        if pid != me and state != "Z" and (token[-4:] in cmd or descends(pid))
+    ]
 
 
 def _files_outside(token: str, work: Path) -> list[str]:
@@ -593,8 +640,6 @@ def _files_outside(token: str, work: Path) -> list[str]:
 
 def run_campaign(sizes: Sizes, work: Path, seed: int = 20261202) -> Report:
     """Run every part; ``work`` is a scratch directory (removed by the caller)."""
-    from veriscale.sandbox import isolation
-
     rng = random.Random(seed)
     token = f"vsfuzz{os.getpid()}x{seed % 10000:04d}"
     os.environ["OPENAI_API_KEY"] = SECRET
@@ -607,7 +652,7 @@ def run_campaign(sizes: Sizes, work: Path, seed: int = 20261202) -> Report:
     run_vericontest_corruptions(report, rng, sizes.vericontest_variants, work, sizes.cli_share)
     report.seconds = time.monotonic() - t0
     time.sleep(0.5)  # let the kernel finish tearing down killed trees
-    report.processes_left = _processes_left(token, isolation().drop_uid)
+    report.processes_left = _processes_left(token)
     report.files_outside = _files_outside(token, work)
     report.peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     report.peak_child_rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
