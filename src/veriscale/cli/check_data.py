@@ -12,12 +12,23 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..formats.api import FormatError
-from ..formats.check_data import CheckReport, check_dataset
+from ..formats.check_data import CheckReport, Failure, check_dataset
 from .app import app
 
 
 def _clip(s: str, n: int = 60) -> str:
     return s if len(s) <= n else s[: n - 1] + "…"
+
+
+def _example(e: Failure) -> str:
+    """``task file [row N] [field]: what`` — the reason of an unreadable task, else the failing text."""
+    where = [e.task, e.file]
+    if e.row is not None:
+        where.append(f"row {e.row}")
+    if e.field:
+        where.append(e.field)
+    what = e.detail if e.detail and not e.text else _clip(repr(e.text))
+    return f"{' '.join(where)}: {what}"
 
 
 def print_report(report: CheckReport, console: Console) -> None:
@@ -33,9 +44,7 @@ def print_report(report: CheckReport, console: Console) -> None:
         table.add_column("Rows", justify="right")
         table.add_column("Examples (task file row field: text)")
         for g in groups:
-            examples = "\n".join(
-                escape(f"{e.task} {e.file} {e.row} {e.field}: {_clip(repr(e.text))}") for e in g.examples
-            )
+            examples = "\n".join(escape(_example(e)) for e in g.examples)
             table.add_row(escape(g.reason), str(g.values), str(g.rows), examples)
         console.print(table)
     console.print(

@@ -54,6 +54,7 @@ def scale_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Inputs → outputs → reduce → build; ends with the original/Plus/Lite statistics."""
+    from ..formats.api import FormatError
     from ..llm.config import ConfigError
     from ..llm.offline import model_available
     from ..pipeline.config import PipelineConfigError, load_pipeline_config
@@ -85,8 +86,10 @@ def scale_command(
     task_ids = _split_ids(tasks)
     try:
         dirs = select_task_dirs(benchmark, task_ids)
+        if not dirs:
+            raise _fail(f"{benchmark}: no task folders (a task folder holds task.json); nothing to scale")
         ex = executor_from_options(executor, workers, ray_address, serial_for_one=False)
-        rundir = RunDir.open(out, cfg)
+        rundir = RunDir.open(out, cfg, new_run_hint="another --out directory")
     except (ExecutorUnavailable, ValueError, PipelineConfigError) as exc:
         raise _fail(str(exc)) from None
 
@@ -96,6 +99,8 @@ def scale_command(
 
         def on_stage(stage: str, todo: int, done: int) -> None:
             bars[stage] = bar.add_task(f"{stage} ({done} already done)", total=todo)
+            if done:
+                console.print(f"{stage}: reusing {done} task(s) already done in {out}", highlight=False)
 
         def progress(stage: str, task: str, status: str) -> None:
             if stage not in bars:
@@ -114,22 +119,31 @@ def scale_command(
                 progress=progress,
                 on_stage=on_stage,
             )
-        except PipelineConfigError as exc:
+        except (PipelineConfigError, FormatError) as exc:
             raise _fail(str(exc)) from None
 
+    failed = report.failed
     if as_json:
         payload = json.loads((Path(out) / "stats.json").read_text(encoding="utf-8"))
         json.dump(payload, sys.stdout, indent=1, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
-        console.print(render_table(report.stats))
-        console.print(
-            f"{len(report.written)} tasks written to {out}/plus and {out}/lite; "
-            f"Lite kills every adversary Plus kills in {report.kill_preserved}/{report.reduced} tasks "
-            f"and executes every ground-truth branch Plus executes in {report.coverage_preserved}/{report.reduced}",
-            highlight=False,
-        )
-        for task, err in sorted(report.failed.items()):
-            console.print(f"FAILED {task}: {err}", markup=False, highlight=False, soft_wrap=True)
-    if report.failed:
+        if report.stats:
+            console.print(render_table(report.stats))
+        for task, err in sorted(failed.items()):
+            console.print(f"FAILED {task}: {err}", markup=False, highlight=False)
+        if report.written:
+            console.print(
+                f"{len(report.written)} tasks written to {out}/plus and {out}/lite; "
+                f"Lite kills every adversary Plus kills in {report.kill_preserved}/{report.reduced} tasks "
+                f"and executes every ground-truth branch Plus executes in {report.coverage_preserved}/{report.reduced}",
+                highlight=False,
+            )
+        if failed:
+            console.print(
+                f"[red]{len(failed)} task(s) failed[/red] (reasons above); "
+                + ("nothing was written." if not report.written else "the other tasks were written."),
+                highlight=False,
+            )
+    if failed or not report.written:
         raise typer.Exit(1)

@@ -42,7 +42,9 @@ def render_table(all_stats: list[DatasetStats]) -> Table:
                 m = multiplier(st, base, attr)
                 cell += f" (×{m:.2f})" if m is not None else " (×–)"
             cells.append(cell)
-        table.add_row(st.name, str(len(st.tasks)), *cells)
+        n_bad = len(st.errors)
+        n_tasks = f"{len(st.tasks) - n_bad}" + (f" (+{n_bad} unreadable)" if n_bad else "")
+        table.add_row(st.name, n_tasks, *cells)
     return table
 
 
@@ -151,7 +153,7 @@ def stats_command(
     ray_address: RayAddressOpt = None,
 ) -> None:
     """Per-task counts of expected cases, unexpected outputs and unexpected inputs (or, with
-    ``--adequacy``, branch coverage and adversary kill rate of each suite)."""
+    --adequacy, branch coverage and adversary kill rate of each suite)."""
     paths: list[tuple[Path, str | None]] = []
     if example:
         from ..examples import tiny_path
@@ -178,9 +180,15 @@ def stats_command(
         base = all_stats[0]
         payload = {"datasets": [s.to_json(base if i > 0 else None) for i, s in enumerate(all_stats)]}
         typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+        if any(st.errors for st in all_stats):
+            raise typer.Exit(1)
         return
     console = _console()
     console.print(render_table(all_stats))
     for st in all_stats:
         if st.bad_rows:
             console.print(f"[yellow]{st.name}: {st.bad_rows} malformed row(s) were skipped in the counts[/]")
+        for name, why in sorted(st.errors.items()):
+            console.print(f"{st.name}: task {name} left out: {why}", markup=False, highlight=False)
+    if any(st.errors for st in all_stats):
+        raise typer.Exit(1)

@@ -127,9 +127,10 @@ class SampleResult:
     model: str | None
     metrics: dict[str, MetricResult] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
+    meta: Any = None  # the generation's ``meta``, carried along unread
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "suite": self.suite,
             "model": self.model,
             "task_id": self.task_id,
@@ -138,6 +139,9 @@ class SampleResult:
             "metrics": {m: r.to_json() for m, r in self.metrics.items()},
             "seconds": {k: round(v, 4) for k, v in self.seconds.items()},
         }
+        if self.meta is not None:
+            out["meta"] = self.meta
+        return out
 
 
 @dataclass
@@ -206,12 +210,13 @@ class Job:
     metric_fuel: int | None = None
 
 
-def _internal_error(job: Job, reason: str) -> list[dict[str, Any]]:
+def _internal_error(
+    job: Job, reason: str, category: ErrorCategory = ErrorCategory.RUNTIME_ERROR
+) -> list[dict[str, Any]]:
+    """Every sample of the job UNKNOWN for ``reason`` (an internal error, or a suite task we cannot read)."""
     metrics = METRICS_BY_KIND[job.kind]
-    bad = aggregate(
-        [TestResult(Score.UNKNOWN, ErrorCategory.RUNTIME_ERROR, f"internal error: {reason}", "task")],
-        overestimable=False,
-    )
+    text = reason if category is ErrorCategory.BAD_TEST_DATA else f"internal error: {reason}"
+    bad = aggregate([TestResult(Score.UNKNOWN, category, text, "task")], overestimable=False)
     return [
         {
             "task_id": g.task_id,
@@ -241,14 +246,20 @@ def _sample_key(kind: str, g: Generation) -> tuple[str, ...]:
 
 def run_job(job: Job) -> list[dict[str, Any]]:
     """Evaluate every sample of one task for one kind (runs in a worker process)."""
+    from ..formats.api import FormatError
     from .scoring.codegen import CodeOptions, evaluate_code
     from .scoring.proofgen import evaluate_proof_sample
     from .scoring.specgen import SpecOptions, evaluate_spec
 
     try:
         task, rows = _load(local_path(job.task_dir), job.validate)
+    except FormatError as exc:  # the suite's task files cannot be read: a defect of the suite
+        return _internal_error(job, f"unreadable suite task: {exc}", ErrorCategory.BAD_TEST_DATA)
+    except Exception as exc:  # report, don't crash the run
+        return _internal_error(job, f"{type(exc).__name__}: {exc}")
+    try:
         engine = _engine(job.engine, job.engine_opts)
-    except Exception as exc:  # an unreadable task or unavailable engine: report, don't crash the run
+    except Exception as exc:  # an unavailable engine: report, don't crash the run
         return _internal_error(job, f"{type(exc).__name__}: {exc}")
     files = job.engine != "native"
     # Backstop for the native engine's own budget (see ``watchdog``); Lean runs have their own timeout.
@@ -424,6 +435,7 @@ def evaluate_generations(
     infos: list[SuiteInfo] = []
     results: list[SampleResult] = []
     pool = _Pool(max(1, options.workers), executor)
+    metas = {(g.model or "", g.task_id, g.sample): g.meta for g in generations if g.meta is not None}
     try:
         pool.warm()
         for suite in suites:
@@ -502,7 +514,7 @@ def evaluate_generations(
                         sr = merged.get(key)
                         if sr is None:
                             sr = merged[key] = SampleResult(
-                                suite.name, row["task_id"], row["sample"], row["model"]
+                                suite.name, row["task_id"], row["sample"], row["model"], meta=metas.get(key)
                             )
                         sr.metrics.update(row["metrics"])
                         sr.seconds[kind] = row["seconds"]

@@ -1,7 +1,9 @@
 """Test-suite volume statistics of datasets of any format (the layout of the VeriScale paper's Table 1).
 
 Only counts are needed, so the raw JSON is read without decoding any value;
-malformed rows are counted (and reported) rather than fatal.
+malformed rows are counted (and reported) rather than fatal, and a task whose
+file cannot be read at all (bad JSON, not UTF-8, unreadable) is reported with
+its reason and left out of the statistics while the other tasks are counted.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .api import Format
+from .api import Format, FormatError
 from .registry import detect_format
 
 __all__ = ["METRICS", "DatasetStats", "Metric", "TaskCounts", "dataset_stats", "multiplier"]
@@ -31,6 +33,7 @@ class TaskCounts:
     unexpected_outputs: int
     unexpected_inputs: int
     bad_rows: int = 0
+    error: str = ""  # the task could not be read: left out of every metric
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,14 +62,19 @@ class DatasetStats:
     tasks: list[TaskCounts] = field(default_factory=list)
 
     def metric(self, attr: str) -> Metric:
-        return Metric.of([getattr(t, attr) for t in self.tasks])
+        return Metric.of([getattr(t, attr) for t in self.tasks if not t.error])
+
+    @property
+    def errors(self) -> dict[str, str]:
+        """Unreadable tasks and why."""
+        return {t.task: t.error for t in self.tasks if t.error}
 
     @property
     def bad_rows(self) -> int:
         return sum(t.bad_rows for t in self.tasks)
 
     def to_json(self, base: DatasetStats | None = None) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name, "path": self.path, "tasks": len(self.tasks)}
+        out: dict[str, Any] = {"name": self.name, "path": self.path, "tasks": len(self.tasks) - len(self.errors)}
         for attr, _title in METRICS:
             m = self.metric(attr)
             out[attr] = {
@@ -77,6 +85,7 @@ class DatasetStats:
                 "multiplier": multiplier(self, base, attr) if base is not None else None,
             }
         out["bad_rows"] = self.bad_rows
+        out["errors"] = self.errors
         return out
 
 
@@ -100,7 +109,11 @@ def dataset_stats(
     stats = DatasetStats(name or r.resolve().name, str(r))
     for d in fmt.task_dirs(r):
         if only is None or d.name in only:
-            c = fmt.count_suite(d)
+            try:
+                c = fmt.count_suite(d)
+            except FormatError as err:  # one bad task must not hide the others
+                stats.tasks.append(TaskCounts(d.name, 0, 0, 0, error=str(err)))
+                continue
             stats.tasks.append(
                 TaskCounts(d.name, c.expected, c.unexpected_outputs, c.unexpected_inputs, c.bad_rows)
             )

@@ -169,7 +169,12 @@ class RunDir:
 
     @classmethod
     def open(
-        cls, root: Path | str, config: PipelineConfig, *, sections: Iterable[str] = RESULT_SECTIONS
+        cls,
+        root: Path | str,
+        config: PipelineConfig,
+        *,
+        sections: Iterable[str] = RESULT_SECTIONS,
+        new_run_hint: str = "a new --run name",
     ) -> RunDir:
         """Create the run directory, or reopen it after checking its config matches ``config``.
 
@@ -190,7 +195,7 @@ class RunDir:
             if diffs:
                 raise ConfigMismatch(
                     f"run {r} was started with a different configuration ({'; '.join(diffs)}); "
-                    "use a new --run name, or the same settings to resume"
+                    f"use {new_run_hint}, or the same settings to resume"
                 )
         else:
             atomic_write_bytes(cfg_path, config.dumps().encode("utf-8"))

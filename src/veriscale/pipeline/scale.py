@@ -107,12 +107,13 @@ def run_scale(
             rep.kill_preserved += bool(s.summary.get("kill_preserved"))
             rep.coverage_preserved += bool(s.summary.get("coverage_preserved"))
     only = set(built.written)
-    rep.stats = [
-        dataset_stats(Path(benchmark), "original", only=only, fmt=VERINA),
-        dataset_stats(rundir.root / PLUS, "plus", only=only, fmt=VERINA),
-        dataset_stats(rundir.root / LITE, "lite", only=only, fmt=VERINA),
-    ]
-    base = rep.stats[0]
+    if only:  # with nothing written there are no Plus/Lite datasets to describe
+        rep.stats = [
+            dataset_stats(Path(benchmark), "original", only=only, fmt=VERINA),
+            dataset_stats(rundir.root / PLUS, "plus", only=only, fmt=VERINA),
+            dataset_stats(rundir.root / LITE, "lite", only=only, fmt=VERINA),
+        ]
+    base = rep.stats[0] if rep.stats else None
     summary: dict[str, Any] = {
         "datasets": [s.to_json(base if i else None) for i, s in enumerate(rep.stats)],
         "tasks": len(built.written),

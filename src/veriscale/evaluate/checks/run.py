@@ -10,11 +10,13 @@ import json
 import os
 import sys
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from ...formats.registry import detect_format, get_format
@@ -99,14 +101,18 @@ def run_check(
     engine: str = "native",
     checks: frozenset[str] | None = None,
     executor: Executor | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> CheckReport:
     """Check every task of the Verina dataset at ``root`` (``only``: these task directories) on
-    ``executor`` (default: ``jobs`` local workers); the reports merge in dataset order."""
+    ``executor`` (default: ``jobs`` local workers); the reports merge in dataset order.
+    Folders without ``task.json`` are reported, never skipped silently; ``progress(done, total)``
+    is called after each task."""
     fmt = get_format("verina")
     dirs = [d for d in fmt.task_dirs(root) if (d / "task.json").exists()]
     if only:
         wanted = set(only)
         dirs = [d for d in dirs if d.name in wanted]
+    extra = [r for r in _not_task_dirs(root) if not only or r.task in set(only)]
     ex = executor if executor is not None else pool_executor(jobs)
     work = [
         (str(i), CheckJob(ship(d, ex.remote), root.name, fmt.name, seconds, fuel, engine, checks, fmt.language))
@@ -120,9 +126,34 @@ def run_check(
             rep = TaskReport(name)
             rep.findings.append(Finding(name, "internal", -1, "unknown", f"internal error: {error}"))
         reports[key] = rep
+        if progress:
+            progress(len(reports), len(work))
 
     ex.run(_check_one, work, on_done)
-    return merge_reports([reports[key] for key, _ in work])
+    return merge_reports(extra + [reports[key] for key, _ in work])
+
+
+def _not_task_dirs(root: Path) -> list[TaskReport]:
+    """Folders that look like tasks but hold no ``task.json``: reported, never silently skipped."""
+    out = []
+    for p in sorted(root.iterdir()):
+        if p.is_dir() and not p.name.startswith(".") and not (p / "task.json").exists():
+            empty = not any(p.iterdir())
+            why = f"{p}: no task.json" + (" (the folder is empty)" if empty else "") + "; task not checked"
+            rep = TaskReport(p.name)
+            rep.findings.append(Finding(p.name, "read", -1, "undecodable", why, group=why))
+            out.append(rep)
+    return out
+
+
+def _undecodable_values(findings: list[Finding]) -> Counter[str]:
+    """Undecodable values by reason, each counted once although every check reading it reports it."""
+    seen: dict[tuple[str, str, int, str], str] = {}
+    for f in findings:
+        if f.kind == "undecodable":
+            source = "reject" if f.check == "precond_rejects_rejects" else "test"
+            seen.setdefault((f.task, source, f.row, f.detail), f.group or f.detail)
+    return Counter(seen.values())
 
 
 def report_json(rep: CheckReport) -> dict[str, Any]:
@@ -146,15 +177,22 @@ def report_json(rep: CheckReport) -> dict[str, Any]:
 
 def _check_verina(directory: Path, opts: CheckOptions) -> int:
     console = Console()
-    rep = run_check(
-        directory,
-        jobs=opts.jobs,
-        seconds=opts.timeout,
-        only=opts.only,
-        engine=opts.engine,
-        checks=parse_checks(opts.checks),
-        executor=opts.executor,
-    )
+    err = Console(stderr=True)
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=err, transient=True, disable=not err.is_terminal,
+    ) as bar:  # fmt: skip
+        ticket = bar.add_task("check tasks", total=None)
+        rep = run_check(
+            directory,
+            jobs=opts.jobs,
+            seconds=opts.timeout,
+            only=opts.only,
+            engine=opts.engine,
+            checks=parse_checks(opts.checks),
+            executor=opts.executor,
+            progress=lambda done, total: bar.update(ticket, completed=done, total=total),
+        )
     if opts.as_json:
         json.dump(report_json(rep), sys.stdout, indent=1, ensure_ascii=False)
         sys.stdout.write("\n")
@@ -184,11 +222,13 @@ def _check_verina(directory: Path, opts: CheckOptions) -> int:
             f"{f.kind.upper():9} {f.task} {f.check} row {f.row}{sub}: {f.detail}",
             markup=False,
             highlight=False,
-            soft_wrap=True,
         )
-    undec = Counter(f.group or f.detail[:80] for f in findings if f.kind == "undecodable")
+    undec = _undecodable_values(findings)
     if undec:
-        console.print(f"undecodable rows (data defects, not counted as disagreements): {sum(undec.values())}")
+        console.print(
+            f"undecodable values (data defects, not counted as disagreements): {sum(undec.values())}",
+            highlight=False,
+        )
         for reason, n in sorted(undec.items(), key=lambda kv: (-kv[1], kv[0])):
             console.print(f"  {n:6}  {reason}", markup=False, highlight=False)
     n_unknown = sum(1 for f in findings if f.kind == "unknown")

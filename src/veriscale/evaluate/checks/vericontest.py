@@ -18,7 +18,7 @@ few wrong examples (see ``docs/vericontest-mismatches.md``).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -200,10 +200,12 @@ def run_vericontest_check(
     spec_seconds: float = 10.0,
     cache: str | None = None,
     executor: Executor | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[ProblemCheck]:
     """Check every problem under ``root`` on ``executor`` (default: ``jobs`` local workers); the
     checks come back in ``discover_problems`` order. A problem whose job raised or whose worker
-    died is a ``load_error`` (``internal error: …``), not a lost problem."""
+    died is a ``load_error`` (``internal error: …``), not a lost problem. ``progress(done, total)``
+    is called after each problem."""
     dirs = discover_problems(root)
     if only:
         wanted = set(only)
@@ -220,6 +222,8 @@ def run_vericontest_check(
             kind = "codeforces" if name.startswith("cf") else "leetcode"
             check = ProblemCheck(name, kind, load_error=f"internal error: {error}")
         out[key] = check
+        if progress:
+            progress(len(out), len(work))
 
     ex.run(_check_path, work, on_done)
     return [out[key] for key, _ in work]
@@ -332,11 +336,26 @@ def check_command(
     import sys
 
     from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     from rich.table import Table
 
-    checks = run_vericontest_check(
-        directory, only=only, jobs=jobs, case_seconds=timeout, spec_seconds=timeout, executor=executor
-    )
+    err = Console(stderr=True)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=err, disable=not err.is_terminal) as bar:
+        ticket = bar.add_task("compile and run the references", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(ticket, completed=done, total=total)
+
+        checks = run_vericontest_check(
+            directory,
+            only=only,
+            jobs=jobs,
+            case_seconds=timeout,
+            spec_seconds=timeout,
+            executor=executor,
+            progress=progress,
+        )
     if as_json:
         json.dump(report_json(checks), sys.stdout, indent=1, ensure_ascii=False, default=str)
         sys.stdout.write("\n")

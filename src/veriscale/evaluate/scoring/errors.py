@@ -28,6 +28,8 @@ class ErrorCategory(enum.StrEnum):
     BAD_TEST_DATA = "bad_test_data"
     # Lean rejected a proof (does not compile, uses sorry, banned construct).
     PROOF_REJECTED = "proof_rejected"
+    # Candidate code refused before running: file, process, network or raw-memory access.
+    FORBIDDEN = "forbidden_construct"
 
 
 LABELS: dict[ErrorCategory, str] = {
@@ -42,6 +44,7 @@ LABELS: dict[ErrorCategory, str] = {
     ErrorCategory.UNDECIDED: "undecided by the engine",
     ErrorCategory.BAD_TEST_DATA: "undecodable test data",
     ErrorCategory.PROOF_REJECTED: "proof rejected",
+    ErrorCategory.FORBIDDEN: "forbidden construct",
 }
 
 _ENGINE_MAP: dict[str, ErrorCategory] = {
@@ -56,6 +59,7 @@ _ENGINE_MAP: dict[str, ErrorCategory] = {
     "plausible_false": ErrorCategory.UNDECIDED,
     "plausible_both": ErrorCategory.UNDECIDED,
     "output": ErrorCategory.UNDECIDED,
+    "forbidden_construct": ErrorCategory.FORBIDDEN,
 }
 
 

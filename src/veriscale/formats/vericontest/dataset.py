@@ -419,6 +419,15 @@ def _structs(items: SourceItems) -> dict[str, list[tuple[str, Type]]]:
     return out
 
 
+def _read_text(f: Path, problem: str) -> str:
+    try:
+        return f.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ProblemError(f"{problem}: {f.name} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except OSError as exc:
+        raise ProblemError(f"{problem}: {f.name} is unreadable ({exc.strerror or exc})") from None
+
+
 def read_problem(path: Path | str) -> Problem:
     path = Path(path)
     kind = "codeforces" if path.name.startswith("cf") or path.parent.name == "codeforces" else "leetcode"
@@ -427,10 +436,10 @@ def read_problem(path: Path | str) -> Problem:
         f = path / name
         if not f.is_file():
             raise ProblemError(f"{path.name}: missing {name}")
-        texts[name] = f.read_text(encoding="utf-8")
+        texts[name] = _read_text(f, path.name)
     main = None
     if (path / "main.rs").is_file():
-        main = (path / "main.rs").read_text(encoding="utf-8")
+        main = _read_text(path / "main.rs", path.name)
     elif kind == "codeforces":
         raise ProblemError(f"{path.name}: missing main.rs")
 

@@ -23,6 +23,8 @@ def _load_list(path: Path, task: str) -> tuple[list[Any], int]:
         data = json.loads(path.read_bytes().decode("utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
         raise DatasetError(f"bad JSON: {err}", file=path, task=task) from None
+    except OSError as err:
+        raise DatasetError(f"unreadable: {err.strerror or err}", file=path, task=task) from None
     if not isinstance(data, list):
         return [], 1
     return data, 0

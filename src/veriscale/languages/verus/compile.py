@@ -11,6 +11,15 @@ panic, as it is a verification failure in Verus), ``-C codegen-units=1``
 (cheaper to compile on a small machine), no debug info, warnings off.
 
 Cache directory: ``$VERISCALE_RUST_CACHE``, else ``~/.cache/veriscale/rust``.
+
+``rustc`` runs in the ``veriscale.sandbox`` (private directory holding a copy
+of the source, allow-listed environment, no network where possible, every
+descendant killed at the end) with an address-space cap of
+``$VERISCALE_RUSTC_MEMORY_MB`` (default 4096) for it and the linker. It is
+the real compiler of the active toolchain (``rustc --print sysroot``), so no
+rustup proxy needs ``HOME``. Source that reads files or the environment at
+compile time (``include_str!`` and friends, ``#[path]``; see ``forbidden``)
+is refused without running ``rustc`` (``Compiled.forbidden``).
 """
 
 from __future__ import annotations
@@ -20,11 +29,12 @@ import hashlib
 import os
 import shutil
 import subprocess
-import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..sandbox import Sandbox, SandboxLimits
+from .forbidden import compile_time_access
 from .prelude import PRELUDE_CRATE, PRELUDE_LIB
 
 __all__ = [
@@ -34,6 +44,7 @@ __all__ = [
     "cache_dir",
     "compile_program",
     "rustc_available",
+    "rustc_executable",
     "rustc_version",
 ]
 
@@ -64,6 +75,7 @@ class Compiled:
     binary: Path | None  # None when compilation failed
     errors: str = ""
     cached: bool = False
+    forbidden: str = ""  # the policy violation that kept the source from the compiler
 
     @property
     def ok(self) -> bool:
@@ -94,6 +106,22 @@ def rustc_version() -> str:
     return res.stdout.strip()
 
 
+@functools.lru_cache(maxsize=1)
+def rustc_executable() -> str:
+    """The toolchain's real ``rustc`` (not the rustup proxy, which needs ``HOME``); raises ``RustcUnavailable``."""
+    rustc_version()
+    exe = shutil.which("rustc")
+    assert exe is not None
+    try:
+        res = subprocess.run(
+            [exe, "--print", "sysroot"], capture_output=True, text=True, timeout=60, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return exe
+    real = Path(res.stdout.strip()) / "bin" / "rustc"
+    return str(real) if res.returncode == 0 and real.is_file() else exe
+
+
 def rustc_available() -> bool:
     try:
         rustc_version()
@@ -110,14 +138,37 @@ def _digest(*parts: str) -> str:
     return h.hexdigest()
 
 
-def _run_rustc(args: list[str], timeout: float) -> tuple[int, str]:
-    try:
-        res = subprocess.run(["rustc", *args], capture_output=True, text=True, timeout=timeout, check=False)
-    except subprocess.TimeoutExpired:
+def _rustc_limits(timeout: float) -> SandboxLimits:
+    mem_mb = int(os.environ.get("VERISCALE_RUSTC_MEMORY_MB", "4096"))
+    return SandboxLimits(
+        wall_seconds=timeout,
+        memory_bytes=mem_mb << 20,
+        file_bytes=1 << 30,
+        open_files=4096,
+        processes=512,
+        output_bytes=1 << 20,
+        stderr_bytes=1 << 20,
+    )
+
+
+def _run_rustc(sb: Sandbox, args: list[str], timeout: float) -> tuple[int, str]:
+    """Run rustc in the sandbox ``sb`` (paths in ``args`` are relative to its directory)."""
+    res = sb.run([rustc_executable(), *args], limits=_rustc_limits(timeout))
+    err = res.stderr.decode("utf-8", errors="replace")
+    if res.timed_out:
         return 1, f"rustc timed out after {timeout:g} s"
-    except OSError as exc:
-        raise RustcUnavailable(str(exc)) from None
-    return res.returncode, res.stderr
+    if res.setup_error:
+        raise RustcUnavailable(res.setup_error)
+    if res.returncode != 0:
+        return res.returncode or 1, err or f"rustc failed: {res.describe()}"
+    return 0, err
+
+
+def _take(src: Path, dest: Path) -> None:
+    """Move a build product into the cache atomically (a copy when the directories are on different devices)."""
+    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.{threading.get_ident()}")
+    shutil.move(str(src), tmp)
+    os.replace(tmp, dest)
 
 
 def _prelude_rlib(root: Path, flags: tuple[str, ...]) -> Path:
@@ -131,17 +182,26 @@ def _prelude_rlib(root: Path, flags: tuple[str, ...]) -> Path:
         if lib.is_file():
             return lib
         d.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory(dir=d) as tmp:
-            src = Path(tmp) / f"{PRELUDE_CRATE}.rs"
-            src.write_text(PRELUDE_LIB, encoding="utf-8")
-            out = Path(tmp) / lib.name
+        with Sandbox(keep_uid=True) as sb:
+            sb.put(f"{PRELUDE_CRATE}.rs", PRELUDE_LIB)
+            out = f"lib{PRELUDE_CRATE}.rlib"
             rc, err = _run_rustc(
-                [*flags, "--crate-type", "rlib", "--crate-name", PRELUDE_CRATE, str(src), "-o", str(out)],
+                sb,
+                [
+                    *flags,
+                    "--crate-type",
+                    "rlib",
+                    "--crate-name",
+                    PRELUDE_CRATE,
+                    f"{PRELUDE_CRATE}.rs",
+                    "-o",
+                    out,
+                ],
                 COMPILE_TIMEOUT,
             )
-            if rc != 0:
+            if rc != 0 or not (sb.path / out).is_file():
                 raise RuntimeError(f"the veriscale Rust support crate does not compile:\n{err[:2000]}")
-            os.replace(out, lib)
+            _take(sb.path / out, lib)
     return lib
 
 
@@ -168,20 +228,22 @@ def compile_program(
             return Compiled(key, binary, cached=True)
         if errfile.is_file():
             return Compiled(key, None, errfile.read_text(encoding="utf-8", errors="replace"), cached=True)
+    bad = compile_time_access(source)
+    if bad:
+        msg = "; ".join(str(v) for v in bad)
+        return Compiled(key, None, f"refused before compiling: {msg}", forbidden=msg)
     d.mkdir(parents=True, exist_ok=True)
     extra: list[str] = []
     if links:
         lib = _prelude_rlib(root, flags)
         extra = ["--extern", f"{PRELUDE_CRATE}={lib}", "-L", f"dependency={lib.parent}"]
-    with tempfile.TemporaryDirectory(dir=d) as tmp:
-        src = Path(tmp) / "main.rs"
-        src.write_text(source, encoding="utf-8")
-        out = Path(tmp) / "prog"
-        rc, err = _run_rustc([*flags, *extra, "--crate-name", "prog", str(src), "-o", str(out)], timeout)
+    with Sandbox(keep_uid=True) as sb:
+        sb.put("main.rs", source)
+        rc, err = _run_rustc(sb, [*flags, *extra, "--crate-name", "prog", "main.rs", "-o", "prog"], timeout)
+        out = sb.path / "prog"
         if rc != 0 or not out.is_file():
-            err = err.replace(str(src), "main.rs")
             if "timed out" not in err:
                 errfile.write_text(err, encoding="utf-8")
             return Compiled(key, None, err)
-        os.replace(out, binary)
+        _take(out, binary)
     return Compiled(key, binary)

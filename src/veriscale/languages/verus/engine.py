@@ -163,6 +163,9 @@ class VeriContestTaskEngine:
                 Outcome(OutcomeKind.UNKNOWN, reason=f"no harness: {exc}", category="unsupported")
                 for _ in rows
             ]
+        if comp.forbidden:
+            reason = f"forbidden construct: {comp.forbidden}"
+            return [Outcome(OutcomeKind.ERROR, reason=reason, category="forbidden_construct") for _ in rows]
         if not comp.ok:
             first = comp.errors.strip().splitlines()[:1]
             msg = "does not compile" + (f": {first[0]}" if first else "")

@@ -10,17 +10,19 @@
 * ``run_program(binary, stdin, limits)`` runs a stdin/stdout program once
   (Codeforces) with the same limits and an output cap.
 
-Every process gets ``RLIMIT_AS`` (memory), ``RLIMIT_CPU`` (a backstop for
-the wall-clock limit), its own process group, and optional niceness.
+Every process runs in the ``veriscale.sandbox``: a private directory (the
+binary is linked or copied into it), an allow-listed environment (no API
+keys), ``RLIMIT_AS`` (memory), ``RLIMIT_CPU`` (a backstop for the wall-clock
+limit), file-size, open-file and process limits, no core files, no network
+where the kernel allows, optional niceness; when it ends or is timed out,
+every process it started is killed, ``setsid`` or not.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import math
 import os
-import resource
 import selectors
 import signal
 import subprocess
@@ -28,9 +30,11 @@ import tempfile
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from ..sandbox import Sandbox, SandboxLimits, SandboxProcess
 
 __all__ = ["CaseResult", "ExecLimits", "ProgramResult", "run_json_lines", "run_program"]
 
@@ -69,31 +73,36 @@ class ProgramResult:
     returncode: int | None
     seconds: float
     message: str = ""
+    files: dict[str, bytes] = field(default_factory=dict)  # ``read_back`` files, as the program left them
 
     @property
     def ok(self) -> bool:
         return self.status == "ok"
 
 
-def _preexec(limits: ExecLimits, cpu_seconds: float) -> Any:
-    mem = limits.memory_mb * 1024 * 1024
-    cpu = max(1, math.ceil(cpu_seconds))
-
-    def fn() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        if limits.nice:
-            os.nice(limits.nice)
-
-    return fn
+def _sandbox_limits(limits: ExecLimits, cpu_seconds: float) -> SandboxLimits:
+    return SandboxLimits(
+        wall_seconds=limits.case_seconds,
+        cpu_seconds=cpu_seconds,
+        memory_bytes=limits.memory_mb * 1024 * 1024,
+        file_bytes=limits.output_bytes,
+        output_bytes=limits.output_bytes,
+        nice=limits.nice,
+    )
 
 
-def _kill(proc: subprocess.Popen[bytes]) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proc.pid, signal.SIGKILL)
-    with contextlib.suppress(Exception):
-        proc.kill()
+def _stage(sb: Sandbox, binary: Path) -> str:
+    """The binary inside the private directory: a hard link when possible (no copy), else a copy."""
+    dest = sb.path / "prog"
+    try:
+        os.link(binary, dest)
+    except OSError:
+        sb.put("prog", binary, executable=True)
+    return str(dest)
+
+
+def _kill(proc: SandboxProcess) -> None:
+    proc.terminate()
     with contextlib.suppress(Exception):
         proc.wait(timeout=5)
 
@@ -103,6 +112,8 @@ def _classify_death(returncode: int | None, stderr: str, killed_for_time: bool) 
     tail = stderr.strip()[-300:]
     if killed_for_time:
         return "timeout", "time limit exceeded"
+    if "veriscale-sandbox:" in stderr:
+        return "crash", "sandbox: " + stderr.split("veriscale-sandbox:", 1)[1].strip().splitlines()[0]
     if "memory allocation of" in stderr or "out of memory" in stderr.lower():
         return "memory", "memory limit exceeded"
     if "has overflowed its stack" in stderr:
@@ -117,7 +128,8 @@ def _classify_death(returncode: int | None, stderr: str, killed_for_time: bool) 
 
 
 def _child_env(env: Mapping[str, str] | None) -> dict[str, str]:
-    out = dict(os.environ if env is None else env)
+    """Variables added to the sandbox's allow-listed environment (``env``: the caller's extras)."""
+    out = dict(env or {})
     out["RUST_BACKTRACE"] = "0"  # keep stderr to the panic message
     return out
 
@@ -145,7 +157,7 @@ def _read_tail(f: Any, limit: int = 8192) -> str:
         return ""
 
 
-def _feed(proc: subprocess.Popen[bytes], data: bytes) -> threading.Thread:
+def _feed(proc: SandboxProcess, data: bytes) -> threading.Thread:
     def run() -> None:
         assert proc.stdin is not None
         try:
@@ -181,36 +193,37 @@ def run_json_lines(
     limits: ExecLimits | None = None,
     env: Mapping[str, str] | None = None,
 ) -> list[CaseResult]:
-    """Run every input line through the harness ``binary``; one result per line."""
+    """Run every input line through the harness ``binary``; one result per line.
+
+    ``env``: extra environment variables (the rest is the sandbox's allow-list).
+    """
     limits = limits or ExecLimits()
     results: list[CaseResult | None] = [None] * len(lines)
     i = 0
-    while i < len(lines):
-        i = _run_batch(Path(binary), lines, i, results, limits, env)
+    with Sandbox(env=_child_env(env)) as sb:
+        prog = _stage(sb, Path(binary))
+        while i < len(lines):
+            i = _run_batch(sb, prog, lines, i, results, limits)
     return [r if r is not None else CaseResult("crash", message="no result") for r in results]
 
 
 def _run_batch(
-    binary: Path,
+    sb: Sandbox,
+    prog: str,
     lines: Sequence[str],
     first: int,
     results: list[CaseResult | None],
     limits: ExecLimits,
-    env: Mapping[str, str] | None,
 ) -> int:
     """Run lines[first:] in one process until it ends; returns the index to resume at."""
     remaining = len(lines) - first
     cpu = limits.case_seconds * remaining + 5
     with tempfile.TemporaryFile() as errf:
-        proc = subprocess.Popen(
-            [str(binary)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=errf,
-            preexec_fn=_preexec(limits, cpu),
-            start_new_session=True,
-            env=_child_env(env),
-        )
+        try:
+            proc = sb.spawn([prog], stderr=errf, limits=_sandbox_limits(limits, cpu))
+        except OSError as exc:
+            results[first] = CaseResult("crash", message=f"cannot start the program: {exc}")
+            return first + 1
         data = ("\n".join(line.replace("\n", " ") for line in lines[first:]) + "\n").encode("utf-8")
         writer = _feed(proc, data)
         assert proc.stdout is not None
@@ -255,13 +268,12 @@ def _run_batch(
                     proc.wait(timeout=2)  # let a dying process report how it died
             if proc.poll() is None:
                 _kill(proc)
+            proc.finish()
             writer.join(timeout=5)
-            with contextlib.suppress(Exception):
-                proc.stdout.close()
         if j >= len(lines):
             return j
         stderr = _read_tail(errf)
-        status, message = _classify_death(proc.returncode, stderr, killed_for_time)
+        status, message = _classify_death(proc.popen.returncode, stderr, killed_for_time)
         results[j] = CaseResult(status, message=message)
         return j + 1
 
@@ -271,20 +283,36 @@ def run_program(
     stdin: str,
     limits: ExecLimits | None = None,
     env: Mapping[str, str] | None = None,
+    read_back: Sequence[str] = (),
 ) -> ProgramResult:
-    """Run a stdin/stdout program once under the limits."""
+    """Run a stdin/stdout program once under the limits.
+
+    ``env``: extra environment variables; ``read_back``: names of files the program
+    may write in its private directory, returned in ``ProgramResult.files``.
+    """
     limits = limits or ExecLimits()
+    with Sandbox(env=_child_env(env)) as sb:
+        prog = _stage(sb, Path(binary))
+        res = _run_once(sb, prog, stdin, limits)
+        files: dict[str, bytes] = {}
+        for name in read_back:
+            path = sb.path / name
+            if path.is_file() and not path.is_symlink():
+                files[name] = path.read_bytes()[: limits.output_bytes]
+    if files:
+        res = ProgramResult(
+            res.status, res.stdout, res.stderr, res.returncode, res.seconds, res.message, files
+        )
+    return res
+
+
+def _run_once(sb: Sandbox, prog: str, stdin: str, limits: ExecLimits) -> ProgramResult:
     t0 = time.monotonic()
     with tempfile.TemporaryFile() as errf:
-        proc = subprocess.Popen(
-            [str(binary)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=errf,
-            preexec_fn=_preexec(limits, limits.case_seconds + 2),
-            start_new_session=True,
-            env=_child_env(env),
-        )
+        try:
+            proc = sb.spawn([prog], stderr=errf, limits=_sandbox_limits(limits, limits.case_seconds + 2))
+        except OSError as exc:
+            return ProgramResult("crash", "", "", None, 0.0, f"cannot start the program: {exc}")
         writer = _feed(proc, stdin.encode("utf-8"))
         assert proc.stdout is not None
         fd = proc.stdout.fileno()
@@ -318,13 +346,12 @@ def run_program(
                 except subprocess.TimeoutExpired:
                     status = "timeout"
                     _kill(proc)
+            proc.finish()
             writer.join(timeout=5)
-            with contextlib.suppress(Exception):
-                proc.stdout.close()
         seconds = time.monotonic() - t0
         out = bytes(buf).decode("utf-8", errors="replace")
         stderr = _read_tail(errf)
-    rc = proc.returncode
+    rc = proc.popen.returncode
     if status == "timeout":
         return ProgramResult("timeout", out, stderr, rc, seconds, "time limit exceeded")
     if status == "output":

@@ -17,8 +17,6 @@ the same way.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,12 +25,14 @@ from typing import Any
 from ...values import rust_codec
 from .compile import Compiled, compile_program
 from .execute import CaseResult, ExecLimits, ProgramResult, run_json_lines, run_program
+from .forbidden import forbidden_constructs
 from .harness import json_harness, strip_main, traced_program
 from .signature import input_params
 
 __all__ = ["ProblemRunner", "Traced", "normalize_stdout"]
 
 Problem = Any  # a VeriContest problem (formats.vericontest): spec, code, signatures, examples
+_TRACE = "trace.jsonl"
 
 
 @dataclass
@@ -90,14 +90,25 @@ class ProblemRunner:
         return traced_program(src, p.ref_signature.name, p.ref_signature.owner or "Solution")
 
     # ---- compilation
+    def violations(self) -> str:
+        """The forbidden constructs (``forbidden``) of the code that would run; "" when none."""
+        src = self.code if self.code is not None else self.problem.reference_source
+        return "; ".join(str(v) for v in forbidden_constructs(src))
+
+    def _compile(self, source: str) -> Compiled:
+        bad = self.violations()
+        if bad:  # refused before compiling: the code could reach files, processes, network or raw memory
+            return Compiled("", None, f"refused before compiling: {bad}", forbidden=bad)
+        return compile_program(source, cache=self.cache)
+
     def harness(self) -> Compiled:
         if self._harness is None:
-            self._harness = compile_program(self.harness_source(), cache=self.cache)
+            self._harness = self._compile(self.harness_source())
         return self._harness
 
     def traced(self) -> Compiled:
         if self._traced is None:
-            self._traced = compile_program(self.traced_source(), cache=self.cache)
+            self._traced = self._compile(self.traced_source())
         return self._traced
 
     # ---- running
@@ -108,32 +119,29 @@ class ProblemRunner:
     def run_inputs(self, rows: Sequence[Mapping[str, Any]]) -> list[CaseResult]:
         comp = self.harness()
         if not comp.ok:
-            return [CaseResult("crash", message="compilation failed") for _ in rows]
+            why = "forbidden construct" if comp.forbidden else "compilation failed"
+            return [CaseResult("crash", message=why) for _ in rows]
         assert comp.binary is not None
         return run_json_lines(comp.binary, [self.encode_inputs(r) for r in rows], self.limits)
 
     def run_stdin(self, stdin: str) -> Traced:
         comp = self.traced()
         if not comp.ok:
-            return Traced(ProgramResult("error", "", comp.errors, None, 0.0, "compilation failed"))
+            why = "forbidden construct" if comp.forbidden else "compilation failed"
+            return Traced(ProgramResult("error", "", comp.errors, None, 0.0, why))
         assert comp.binary is not None
-        fd, trace_path = tempfile.mkstemp(prefix="vs_trace_", suffix=".jsonl")
-        os.close(fd)
-        try:
-            env = dict(os.environ)
-            env["VERISCALE_TRACE"] = trace_path
-            res = run_program(comp.binary, stdin, self.limits, env=env)
-            calls: list[dict[str, Any]] = []
-            with open(trace_path, encoding="utf-8", errors="replace") as f:
-                for line in f:
-                    try:
-                        obj = json.loads(line)
-                    except ValueError:
-                        continue
-                    if isinstance(obj, dict) and "args" in obj:
-                        calls.append(obj)
-        finally:
-            os.unlink(trace_path)
+        # The trace is written inside the program's private sandbox directory and read back from there.
+        res = run_program(
+            comp.binary, stdin, self.limits, env={"VERISCALE_TRACE": _TRACE}, read_back=[_TRACE]
+        )
+        calls: list[dict[str, Any]] = []
+        for line in res.files.get(_TRACE, b"").decode("utf-8", errors="replace").splitlines():
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(obj, dict) and "args" in obj:
+                calls.append(obj)
         return Traced(res, calls)
 
     # ---- decoding
