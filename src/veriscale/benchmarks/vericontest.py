@@ -31,6 +31,7 @@ from ..rust.items import FnItem, ScanError, SourceItems, scan_items
 from ..rust.lexer import LexError
 from ..values.rust_types import parse_rust_type, value_type
 from ..values.types import Type, TypeParseError
+from .vericontest_files import locate_files, lost_line_breaks
 
 __all__ = [
     "Example",
@@ -140,6 +141,7 @@ class Problem:
     title: str = ""
     structs: dict[str, list[tuple[str, Type]]] = field(default_factory=dict)  # user structs of the reference
     constructor: RustSignature | None = None  # ``new`` of the owner, for ``&self`` targets
+    warnings: list[str] = field(default_factory=list)  # misnamed/missing optional files
 
     @property
     def is_codeforces(self) -> bool:
@@ -446,17 +448,7 @@ def _structs(items: SourceItems) -> dict[str, list[tuple[str, Type]]]:
 def read_problem(path: Path | str) -> Problem:
     path = Path(path)
     kind = "codeforces" if path.name.startswith("cf") or path.parent.name == "codeforces" else "leetcode"
-    texts: dict[str, str] = {}
-    for name in FILES:
-        f = path / name
-        if not f.is_file():
-            raise ProblemError(f"{path.name}: missing {name}")
-        texts[name] = f.read_text(encoding="utf-8")
-    main = None
-    if (path / "main.rs").is_file():
-        main = (path / "main.rs").read_text(encoding="utf-8")
-    elif kind == "codeforces":
-        raise ProblemError(f"{path.name}: missing main.rs")
+    texts, main, warnings = locate_files(path, kind)
 
     spec_items = _scan(texts["spec.rs"], f"{path.name}/spec.rs")
     tgt = target_fn(spec_items)
@@ -481,6 +473,8 @@ def read_problem(path: Path | str) -> Problem:
     title_m = re.match(r"#\s*(.+)", desc)
     if kind == "codeforces":
         examples = parse_cf_examples(desc)
+        for ex in examples:
+            ex.error = lost_line_breaks(desc, ex.stdin)
     else:
         examples = parse_lc_examples(desc, _combined_signature(ref_sig, constructor), structs)
     return Problem(
@@ -501,6 +495,7 @@ def read_problem(path: Path | str) -> Problem:
         title=title_m.group(1).strip() if title_m else "",
         structs=structs,
         constructor=constructor,
+        warnings=warnings,
     )
 
 

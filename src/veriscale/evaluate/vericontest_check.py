@@ -67,6 +67,7 @@ class ProblemCheck:
     load_error: str = ""
     compile_error: str = ""
     examples: list[ExampleCheck] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def cases(self) -> list[CaseCheck]:
@@ -74,7 +75,7 @@ class ProblemCheck:
 
 
 def check_problem(problem: Problem, te: VeriContestTaskEngine) -> ProblemCheck:
-    pc = ProblemCheck(problem.id, problem.kind)
+    pc = ProblemCheck(problem.id, problem.kind, warnings=list(problem.warnings))
     if problem.is_codeforces:
         _check_cf(problem, te, pc)
     else:
@@ -133,6 +134,9 @@ def _check_cf(problem: Problem, te: VeriContestTaskEngine, pc: ProblemCheck) -> 
         pc.compile_error = comp.errors[:2000]
     params = problem.ref_signature.params
     for ex in problem.examples:
+        if ex.error:  # e.g. an input whose line breaks were lost: never run it
+            pc.examples.append(ExampleCheck(ex.index, ex.canonical, "undecodable", ex.error))
+            continue
         tr = te.runner.run_stdin(ex.stdin)
         res = tr.result
         cases: list[CaseCheck] = []
@@ -280,6 +284,7 @@ def report_json(checks: list[ProblemCheck]) -> dict[str, Any]:
                 "kind": c.kind,
                 "load_error": c.load_error,
                 "compile_error": c.compile_error,
+                "warnings": c.warnings,
                 "examples": [
                     {
                         "index": e.index,
@@ -355,6 +360,8 @@ def check_command(
                 out(f"  {n:6}  {r}", markup=False, highlight=False)
     findings: list[str] = []
     for c in checks:
+        for w in c.warnings:
+            findings.append(f"WARNING   {w}")
         if c.load_error:
             findings.append(f"LOAD      {c.problem}: {c.load_error}")
         if c.compile_error:
