@@ -27,6 +27,7 @@ from ..benchmarks.vericontest import Problem, input_params
 from ..lean.limits import Limits
 from ..rust.erase import EraseError, erase
 from ..rust.execute import CaseResult, ExecLimits
+from ..rust.inplace import InPlaceOutput, decode_inplace, from_stated, stated_view
 from ..rust.items import ScanError
 from ..rust.lexer import LexError
 from ..rust.reference import ProblemRunner
@@ -134,6 +135,10 @@ class VeriContestTaskEngine:
         spec = self.spec()
         if spec is None:
             return Verdict.unknown(f"spec does not load: {self._spec_error}", "parse")
+        if isinstance(output, InPlaceOutput):  # final values keyed by the spec's parameter names
+            ref = [p.name for p in self.problem.ref_signature.params]
+            rename = dict(zip(ref, (n for n, _ in spec.params)))
+            output = InPlaceOutput(output.ret, tuple((rename.get(n, n), v) for n, v in output.after))
         return spec.ensures_verdict(self.spec_inputs(inputs), output, self_value=self.self_value(inputs),
                                     lim=self.engine.spec_limits)  # fmt: skip
 
@@ -185,4 +190,20 @@ class VeriContestTaskEngine:
         return out
 
     def decode_output(self, raw: Any) -> Any:
+        """Runtime output from test-output JSON (the ``{"return", "after"}`` form for in-place targets)."""
+        muts = self.runner.mutable_params()
+        if muts:
+            return decode_inplace(self.problem.ref_signature.ret_type, muts, raw, self.problem.structs)
         return rust_codec.decode(self.problem.ref_signature.ret_type, raw, structs=self.problem.structs)
+
+    # ---- in-place targets (``&mut`` arguments): see rust.inplace
+    def is_inplace(self) -> bool:
+        return bool(self.runner.mutable_params())
+
+    def decode_stated(self, raw: Any) -> tuple[Any, InPlaceOutput | None]:
+        """A description's stated output: (value to compare, full output when it determines one)."""
+        return from_stated(self.problem.ref_signature.ret_type, self.runner.mutable_params(), raw,
+                           self.problem.structs)  # fmt: skip
+
+    def stated_view(self, out: InPlaceOutput) -> Any:
+        return stated_view(self.problem.ref_signature.ret_type, self.runner.mutable_params(), out)

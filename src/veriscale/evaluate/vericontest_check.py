@@ -109,6 +109,9 @@ def _check_lc(problem: Problem, te: VeriContestTaskEngine, pc: ProblemCheck) -> 
             continue
         ens = te.postcondition(inputs, out.value)
         case = CaseCheck(req, ens)
+        if te.is_inplace():
+            pc.examples.append(_inplace_example(te, ex, inputs, out.value, case))
+            continue
         try:
             expected = te.decode_output(ex.output)
         except DecodeError as exc:
@@ -124,6 +127,23 @@ def _check_lc(problem: Problem, te: VeriContestTaskEngine, pc: ProblemCheck) -> 
                                             f"reference {out.value!r}, stated {expected!r} "
                                             f"(ensures on the stated output: {stated.truth.value})", [case]))  # fmt: skip
     pc.examples.sort(key=lambda e: e.index)
+
+
+def _inplace_example(te: VeriContestTaskEngine, ex: Any, inputs: dict[str, Any], value: Any,
+                     case: CaseCheck) -> ExampleCheck:  # fmt: skip
+    """Compare an in-place target's result with the stated output (the final array, or the return value)."""
+    try:
+        stated, full = te.decode_stated(ex.output)
+    except DecodeError as exc:
+        return ExampleCheck(ex.index, ex.canonical, "expected-undecodable",
+                            f"stated output does not decode: {exc}", [case])  # fmt: skip
+    got = te.stated_view(value)
+    if got == stated:
+        return ExampleCheck(ex.index, ex.canonical, "agree", "", [case])
+    verdict = te.postcondition(inputs, full).truth.value if full is not None else "not evaluated"
+    return ExampleCheck(ex.index, ex.canonical, "disagree",
+                        f"reference {got!r}, stated {stated!r} (ensures on the stated output: {verdict})",
+                        [case])  # fmt: skip
 
 
 def _check_cf(problem: Problem, te: VeriContestTaskEngine, pc: ProblemCheck) -> None:
