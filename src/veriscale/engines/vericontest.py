@@ -18,6 +18,7 @@ Batched forms run all inputs through one process.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +28,7 @@ from ..benchmarks.vericontest import Problem, input_params
 from ..lean.limits import Limits
 from ..rust.erase import EraseError, erase
 from ..rust.execute import CaseResult, ExecLimits
-from ..rust.inplace import InPlaceOutput, decode_inplace, from_stated, stated_view
+from ..rust.inplace import InPlaceOutput, decode_inplace, from_stated, inplace_to_json, stated_view
 from ..rust.items import ScanError
 from ..rust.lexer import LexError
 from ..rust.reference import ProblemRunner
@@ -46,6 +47,8 @@ class VeriContestEngine:
     spec_limits: Limits = field(default_factory=lambda: Limits(seconds=10.0, max_depth=100_000))
     cache: Path | str | None = None
     name: str = "vericontest"
+    # Post2Exe compiled checkers first, the Python evaluator on their UNKNOWN; VERISCALE_POST2EXE=0 disables
+    post2exe: bool = field(default_factory=lambda: os.environ.get("VERISCALE_POST2EXE", "1") != "0")
 
     def for_task(self, task: Any, overrides: Mapping[str, str] | None = None) -> VeriContestTaskEngine:
         if not isinstance(task, Problem):
@@ -85,6 +88,7 @@ class VeriContestTaskEngine:
                 self._code_error = f"Verus erasure failed: {exc}"
         self.runner = ProblemRunner(problem, limits=engine.exec_limits, cache=engine.cache, code=code)
         self._self_cache: dict[str, Any] = {}
+        self._compiled: Any = None  # None: not built yet; False: no compiled checker
 
     # ---- specification
     def spec(self) -> SpecProgram | None:
@@ -124,10 +128,51 @@ class VeriContestTaskEngine:
             self._self_cache[key] = val
         return self._self_cache[key]
 
+    # ---- compiled checker (Post2Exe): decides first; UNKNOWN falls back to the Python evaluator
+    def compiled(self) -> Any:
+        if not self.engine.post2exe:
+            return None
+        if self._compiled is None:
+            from ..rust.post2exe.checker import build_checker, checker_for_source
+
+            ck = None
+            try:
+                if "spec" in self.overrides:
+                    if not self.problem.ref_signature.receiver:
+                        names = [p.name for p in self.problem.ref_signature.params]
+                        ck = checker_for_source(self.overrides["spec"], names, self.problem.signature.name,
+                                                self.engine.cache)  # fmt: skip
+                else:
+                    ck = build_checker(self.problem, self.engine.cache)
+            except Exception:  # no compiled checker: the Python evaluator decides alone
+                ck = None
+            self._compiled = ck if ck is not None and ck.ok else False
+        return self._compiled or None
+
+    def _compiled_verdicts(self, inputs: Mapping[str, Any], output: Any, with_output: bool) -> Any:
+        ck = self.compiled()
+        if ck is None:
+            return None
+        try:
+            inp = self._json_inputs(inputs)
+            out = self._json_output(output) if with_output else None
+        except (TypeError, KeyError, AttributeError):
+            return None
+        return ck.check([(inp, out)], with_output)[0]
+
+    def _json_output(self, output: Any) -> Any:
+        sig = self.problem.ref_signature
+        if isinstance(output, InPlaceOutput):
+            return inplace_to_json(sig.ret_type, self.runner.mutable_params(), output, self.problem.structs)
+        return rust_codec.to_json(sig.ret_type, output, structs=self.problem.structs)
+
     def precondition(self, inputs: Mapping[str, Any]) -> Verdict:
         spec = self.spec()
         if spec is None:
             return Verdict.unknown(f"spec does not load: {self._spec_error}", "parse")
+        got = self._compiled_verdicts(inputs, None, False)
+        if got is not None and not got[0].is_unknown:
+            return got[0]
         return spec.requires_verdict(self.spec_inputs(inputs), self_value=self.self_value(inputs),
                                      lim=self.engine.spec_limits)  # fmt: skip
 
@@ -135,6 +180,9 @@ class VeriContestTaskEngine:
         spec = self.spec()
         if spec is None:
             return Verdict.unknown(f"spec does not load: {self._spec_error}", "parse")
+        got = self._compiled_verdicts(inputs, output, True)
+        if got is not None and got[1] is not None and not got[1].is_unknown:
+            return got[1]
         if isinstance(output, InPlaceOutput):  # final values keyed by the spec's parameter names
             ref = [p.name for p in self.problem.ref_signature.params]
             rename = dict(zip(ref, (n for n, _ in spec.params)))
