@@ -38,13 +38,19 @@ from ..values.codec import DecodeError
 from ..values.types import TCon
 from .base import Outcome, OutcomeKind, Verdict
 
-__all__ = ["VeriContestEngine", "VeriContestTaskEngine", "outcome_of"]
+__all__ = ["SPEC_BACKSTOP_SECONDS", "SPEC_FUEL", "VeriContestEngine", "VeriContestTaskEngine", "outcome_of"]
+
+SPEC_FUEL = 2_000_000  # steps (quantifier instances + spec fn calls) of one Python-side check
+SPEC_BACKSTOP_SECONDS = 120.0
 
 
 @dataclass
 class VeriContestEngine:
     exec_limits: ExecLimits = field(default_factory=ExecLimits)
-    spec_limits: Limits = field(default_factory=lambda: Limits(seconds=10.0, max_depth=100_000))
+    # fuel decides (verdicts do not move with machine load); the clock is only a backstop
+    spec_limits: Limits = field(
+        default_factory=lambda: Limits(fuel=SPEC_FUEL, seconds=SPEC_BACKSTOP_SECONDS, max_depth=100_000)
+    )
     cache: Path | str | None = None
     name: str = "vericontest"
     # Post2Exe compiled checkers first, the Python evaluator on their UNKNOWN; VERISCALE_POST2EXE=0 disables

@@ -25,7 +25,7 @@ from typing import Any
 
 from ..benchmarks.vericontest import Problem, ProblemError, discover_problems, read_problem
 from ..engines.base import OutcomeKind, Verdict
-from ..engines.vericontest import VeriContestEngine, VeriContestTaskEngine
+from ..engines.vericontest import SPEC_BACKSTOP_SECONDS, SPEC_FUEL, VeriContestEngine, VeriContestTaskEngine
 from ..lean.limits import Limits
 from ..rust.execute import ExecLimits
 from ..rust.reference import normalize_stdout
@@ -198,7 +198,8 @@ def _check_path(args: tuple[str, float, int, float, str | None]) -> ProblemCheck
         )
     engine = VeriContestEngine(
         exec_limits=ExecLimits(case_seconds=case_seconds, memory_mb=memory_mb),
-        spec_limits=Limits(seconds=spec_seconds, max_depth=100_000),
+        # fuel decides; the clock (at least the engine's backstop) only guards against a stuck check
+        spec_limits=Limits(fuel=SPEC_FUEL, seconds=max(spec_seconds, SPEC_BACKSTOP_SECONDS), max_depth=100_000),
         cache=cache,
     )
     try:

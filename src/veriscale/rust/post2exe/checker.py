@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ...engines.base import Verdict
-from ..compile import compile_program
+from .build import compile_checker
 from .translate import Checker, Untranslatable, translate
 
 __all__ = ["CompiledChecker", "build_checker", "checker_for_source", "write_checkers"]
@@ -96,7 +96,7 @@ def checker_for_source(spec: str, input_names: Sequence[str], target: str | None
         ck = translate(spec, input_names, target=target)
     except Untranslatable:
         return None
-    comp = compile_program(ck.source, cache=cache)
+    comp = compile_checker(ck.source, cache=cache)
     return CompiledChecker(ck, comp.binary, comp.errors if not comp.ok else "")
 
 
@@ -129,9 +129,11 @@ def _one(args: tuple[str, str, bool, str | None]) -> tuple[dict[str, Any], str |
         status.update(translated=False, reason=str(exc))
     else:
         status.update(translated=True, complete=ck.complete, untranslated=ck.untranslated)
-        (dst / "post2exe.rs").write_text(ck.source, encoding="utf-8")
+        standalone = translate(p.spec, [q.name for q in p.ref_signature.params], target=p.signature.name,
+                               standalone=True)  # fmt: skip
+        (dst / "post2exe.rs").write_text(standalone.source, encoding="utf-8")
         if compile_them:
-            comp = compile_program(ck.source, cache=cache)
+            comp = compile_checker(ck.source, cache=cache)
             status["compiled"] = comp.ok
             if not comp.ok:
                 status["compile_error"] = comp.errors[:2000]

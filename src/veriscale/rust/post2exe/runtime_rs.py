@@ -16,14 +16,18 @@ The budget is a step count, not a clock, so verdicts do not move with load.
 
 from __future__ import annotations
 
-__all__ = ["RUNTIME"]
+import re
+
+__all__ = ["RUNTIME", "RUNTIME_CRATE", "RUNTIME_LIB"]
+
+RUNTIME_CRATE = "vs_post2exe"
 
 RUNTIME = r"""
 use std::rc::Rc;
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
-use __vs::J;
+pub use __vs::{parse, J};
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum V { U, B(bool), I(i128), C(char), S(Rc<Vec<V>>) }
@@ -222,3 +226,8 @@ fn verdict(o: &mut String, key: &str, clauses: &[(&str, &dyn Fn() -> Result<bool
     esc(&why, o);
 }
 """
+
+# the runtime as a library crate (compiled once, optimised; checkers link it): every item public
+RUNTIME_LIB = "#![allow(warnings)]\nextern crate vs_json as __vs;\n" + re.sub(
+    r"^(#\[inline\] )?(fn|enum|type|const) ", r"\1pub \2 ", RUNTIME, flags=re.M
+)

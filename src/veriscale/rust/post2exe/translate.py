@@ -35,7 +35,7 @@ from typing import Any
 
 from ...values.rust_types import INT_RANGES, value_type
 from ...values.types import UNIT, TCon, Type
-from ..prelude import EXTERN_LINE
+from ..prelude import JSON_MODULE
 from ..verus_spec import SpecLoadError, SpecProgram
 from ..verus_spec.ast import (
     Binary,
@@ -57,7 +57,7 @@ from ..verus_spec.ast import (
     Unary,
     View,
 )
-from .runtime_rs import RUNTIME
+from .runtime_rs import RUNTIME, RUNTIME_CRATE
 
 __all__ = ["Checker", "Untranslatable", "translate"]
 
@@ -538,12 +538,20 @@ class _Translator:
         return self.fns[fn.name]
 
 
-def translate(spec_text: str, input_names: Sequence[str] | None = None, target: str | None = None) -> Checker:
+def translate(
+    spec_text: str,
+    input_names: Sequence[str] | None = None,
+    target: str | None = None,
+    *,
+    standalone: bool = False,
+) -> Checker:
     """A checker for the contract of ``target`` in ``spec_text``.
 
     ``input_names`` are the JSON keys of test inputs (the reference's parameter
     names), bound to the spec's parameters by position; default: the spec's names.
     Raises ``Untranslatable`` when the target has a receiver or an unsupported parameter type.
+    ``standalone``: a single file for plain ``rustc``; otherwise the source links the
+    precompiled runtime crate (``build.compile_checker``).
     """
     try:
         prog = SpecProgram.from_source(spec_text, target=target)
@@ -603,7 +611,12 @@ def translate(spec_text: str, input_names: Sequence[str] | None = None, target: 
                 untranslated.append(f"{short}: {exc}")
                 body = f"unk({_rust_str('not compiled: ' + str(exc))})"
             items.append(f"({_rust_str(short)}, &|| -> Result<bool, E> {{ {body} }})")
-    src = ["#![allow(warnings)]", EXTERN_LINE, RUNTIME, *tr.bodies]
+    if standalone:  # one file that plain rustc builds: JSON reader and runtime inline
+        head = ["#![allow(warnings)]", JSON_MODULE, RUNTIME]
+    else:  # links the precompiled runtime crate (see build)
+        head = ["#![allow(warnings)]", f"extern crate {RUNTIME_CRATE};", f"use {RUNTIME_CRATE}::*;",
+                "use std::io::{BufRead, Write};", "use std::rc::Rc;"]  # fmt: skip
+    src = [*head, *tr.bodies]
     src.append(
         'fn bad(o: &mut String, m: &str) { o.clear(); o.push_str("{\\"bad\\":"); esc(m, o); o.push(\'}\'); }\n'
         "fn case(o: &mut String, inp: &J, outj: Option<&J>) -> Result<(), String> {\n"
@@ -625,7 +638,7 @@ def translate(spec_text: str, input_names: Sequence[str] | None = None, target: 
         "        let line = match line { Ok(l) => l, Err(_) => break };\n"
         "        if line.trim().is_empty() { continue; }\n"
         "        let mut o = String::new();\n"
-        "        match __vs::parse(&line) {\n"
+        "        match parse(&line) {\n"
         "            Err(m) => bad(&mut o, &m),\n"
         '            Ok(j) => match field(&j, "input") {\n'
         '                None => bad(&mut o, "no input object"),\n'
