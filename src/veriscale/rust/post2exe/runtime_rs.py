@@ -29,8 +29,8 @@ use std::collections::HashMap;
 use std::io::{BufRead, Write};
 pub use __vs::{parse, J};
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-enum V { U, B(bool), I(i128), C(char), S(Rc<Vec<V>>) }
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum V { U, B(bool), I(i128), C(char), S(Rc<Vec<V>>), M(Rc<Vec<V>>) }
 
 #[derive(Clone, Debug)]
 enum E { Unk(String), Fuel(String) }
@@ -132,7 +132,20 @@ fn cast_char(v: &V) -> R {
     if n < 0 || n > 0x10FFFF { return unk("not a char"); }
     match char::from_u32(n as u32) { Some(c) => Ok(V::C(c)), None => unk("not a char") }
 }
-fn len(v: &V) -> R { Ok(V::I(seq(v)?.len() as i128)) }
+fn len(v: &V) -> R {
+    match v { V::M(m) => Ok(V::I(m.len() as i128)), _ => Ok(V::I(seq(v)?.len() as i128)) }
+}
+// a multiset: its elements sorted (a canonical form, so == is multiset equality)
+fn to_multiset(s: &V) -> R { let mut v = (**seq(s)?).clone(); v.sort(); Ok(V::M(Rc::new(v))) }
+fn mcount(m: &V, x: &V) -> R {
+    match m { V::M(q) => Ok(V::I(q.iter().filter(|y| *y == x).count() as i128)), _ => unk("count of a non-multiset") }
+}
+fn nonneg_len(n: &V) -> Result<usize, E> {
+    let n = int(n)?;
+    if n < 0 { return unk("Seq::new with a negative length"); }
+    if n > 5_000_000 { return Err(E::Fuel("sequence too long".to_string())); }
+    Ok(n as usize)
+}
 fn idx(s: &V, i: &V) -> R {
     let s = seq(s)?;
     let i = int(i)?;
@@ -157,7 +170,9 @@ fn drop_last(s: &V) -> R { let q = nonempty(s, "drop_last")?; Ok(mk(q[..q.len() 
 fn drop_first(s: &V) -> R { let q = nonempty(s, "drop_first")?; Ok(mk(q[1..].to_vec())) }
 fn last(s: &V) -> R { let q = nonempty(s, "last")?; Ok(q[q.len() - 1].clone()) }
 fn first(s: &V) -> R { let q = nonempty(s, "first")?; Ok(q[0].clone()) }
-fn contains(s: &V, x: &V) -> R { Ok(V::B(seq(s)?.iter().any(|y| y == x))) }
+fn contains(s: &V, x: &V) -> R {
+    match s { V::M(q) => Ok(V::B(q.iter().any(|y| y == x))), _ => Ok(V::B(seq(s)?.iter().any(|y| y == x))) }
+}
 fn reverse(s: &V) -> R { let mut v = (**seq(s)?).clone(); v.reverse(); Ok(mk(v)) }
 fn update(s: &V, i: &V, x: &V) -> R {
     let q = seq(s)?;

@@ -43,6 +43,7 @@ from ..verus_spec.ast import (
     Call,
     Cast,
     Chain,
+    Closure,
     Expr,
     Field,
     If,
@@ -218,6 +219,11 @@ class _Fn:
             raise Untranslatable("old(...) of something other than a mutable argument")
         if (len(segs) >= 2 and segs[-2] == "Seq" and name == "empty") or joined == "Seq::<int>::empty":
             return "Ok(mk(vec![]))"
+        if joined == "Seq::new" and len(e.args) == 2:
+            n = self.val(e.args[0])
+            (i,), f, body = self._closure(e.args[1], 1)
+            return (f"(|| -> R {{ let n = nonneg_len(&{n})?; let mut out = Vec::with_capacity(n); "
+                    f"for k in 0..n {{ let {i} = V::I(k as i128); out.push({f.val(body)}); }} Ok(mk(out)) }})()")  # fmt: skip
         prog = self.tr.prog
         fn = prog.compiler.lookup_fn(segs)
         if fn is not None:
@@ -251,7 +257,39 @@ class _Fn:
         ("reverse", 0): "reverse",
         ("update", 2): "update",
         ("clone", 0): "",
+        ("to_multiset", 0): "to_multiset",
+        ("count", 1): "mcount",
     }
+
+    def _closure(self, c: Expr, n: int) -> tuple[list[str], _Fn, Expr]:
+        """Rust variables for a closure's ``n`` parameters, the scope binding them, and its body."""
+        if not isinstance(c, Closure) or len(c.params) != n:
+            raise Untranslatable(f"a closure argument with {n} parameter(s) is expected")
+        vs = [f"{_ident(name)}_{self.tr.fresh()}" for name, _ in c.params]
+        return vs, self.sub({name: v for (name, _), v in zip(c.params, vs)}), c.body
+
+    def _seq_closure_method(self, e: MethodCall) -> str | None:
+        recv = self.val(e.recv)
+        if e.name == "filter" and len(e.args) == 1:
+            (x,), f, body = self._closure(e.args[0], 1)
+            return (f"(|| -> R {{ let src = seq(&{recv})?.clone(); let mut out = Vec::new(); "
+                    f"for {x} in src.iter() {{ let {x} = {x}.clone(); if truth(&{f.val(body)})? {{ out.push({x}); }} }} "
+                    f"Ok(mk(out)) }})()")  # fmt: skip
+        if e.name == "map_values" and len(e.args) == 1:
+            (x,), f, body = self._closure(e.args[0], 1)
+            return (f"(|| -> R {{ let src = seq(&{recv})?.clone(); let mut out = Vec::new(); "
+                    f"for {x} in src.iter() {{ let {x} = {x}.clone(); out.push({f.val(body)}); }} Ok(mk(out)) }})()")  # fmt: skip
+        if e.name == "map" and len(e.args) == 1:
+            (i, x), f, body = self._closure(e.args[0], 2)
+            return (f"(|| -> R {{ let src = seq(&{recv})?.clone(); let mut out = Vec::new(); "
+                    f"for (k, {x}) in src.iter().enumerate() {{ let {i} = V::I(k as i128); let {x} = {x}.clone(); "
+                    f"out.push({f.val(body)}); }} Ok(mk(out)) }})()")  # fmt: skip
+        if e.name == "fold_left" and len(e.args) == 2:
+            init = self.val(e.args[0])
+            (acc, x), f, body = self._closure(e.args[1], 2)
+            return (f"(|| -> R {{ let src = seq(&{recv})?.clone(); let mut {acc} = {init}; "
+                    f"for {x} in src.iter() {{ let {x} = {x}.clone(); {acc} = {f.val(body)}; }} Ok({acc}) }})()")  # fmt: skip
+        return None
 
     def x_MethodCall(self, e: MethodCall) -> str:
         prog = self.tr.prog
@@ -259,6 +297,10 @@ class _Fn:
         if fn is not None and fn.params and fn.params[0][0] == "self":
             args = ", ".join(f"&{self.val(a)}" for a in (e.recv, *e.args))
             return f"{self.tr.spec_fn(fn)}({args})"
+        if e.args and isinstance(e.args[-1], Closure):
+            got = self._seq_closure_method(e)
+            if got is not None:
+                return got
         rt = self._METHODS.get((e.name, len(e.args)))
         if rt is None:
             raise Untranslatable(f"the method .{e.name}()")
