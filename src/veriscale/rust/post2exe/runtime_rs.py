@@ -39,7 +39,31 @@ type R = Result<V, E>;
 thread_local! {
     static FUEL: Cell<u64> = Cell::new(0);
     static DEPTH: Cell<u32> = Cell::new(0);
+    static MEMO: std::cell::RefCell<HashMap<MK, V>> = std::cell::RefCell::new(HashMap::new());
 }
+
+// spec fn memo key: sequences by identity (the key holds a clone, so the address stays unique), as the
+// Python evaluator keys long tuples by id(); everything else by value
+struct MK(pub u32, pub Vec<V>);
+fn hash_v<H: std::hash::Hasher>(v: &V, h: &mut H) {
+    use std::hash::Hash;
+    match v { V::S(q) | V::M(q) => (Rc::as_ptr(q) as usize).hash(h), o => o.hash(h) }
+}
+fn eq_v(a: &V, b: &V) -> bool {
+    match (a, b) { (V::S(x), V::S(y)) | (V::M(x), V::M(y)) => Rc::ptr_eq(x, y), _ => a == b }
+}
+impl std::hash::Hash for MK {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) { self.0.hash(h); for v in &self.1 { hash_v(v, h); } }
+}
+impl PartialEq for MK {
+    fn eq(&self, o: &MK) -> bool { self.0 == o.0 && self.1.len() == o.1.len() && self.1.iter().zip(o.1.iter()).all(|(a, b)| eq_v(a, b)) }
+}
+impl Eq for MK {}
+fn memo_get(k: &MK) -> Option<V> { MEMO.with(|m| m.borrow().get(k).cloned()) }
+fn memo_put(k: MK, v: V) {
+    MEMO.with(|m| { let mut m = m.borrow_mut(); if m.len() > 2_000_000 { m.clear(); } m.insert(k, v); })
+}
+fn memo_clear() { MEMO.with(|m| m.borrow_mut().clear()); }
 const MAX_FUEL: u64 = 200_000_000;
 const MAX_DEPTH: u32 = 100_000;
 
@@ -230,6 +254,7 @@ fn verdict(o: &mut String, key: &str, clauses: &[(&str, &dyn Fn() -> Result<bool
     for (text, f) in clauses {
         FUEL.with(|x| x.set(0));
         DEPTH.with(|d| d.set(0));
+        memo_clear();
         match f() {
             Ok(true) => {}
             Ok(false) => { fals = Some(format!("clause `{}` is false", text)); break; }
@@ -244,5 +269,5 @@ fn verdict(o: &mut String, key: &str, clauses: &[(&str, &dyn Fn() -> Result<bool
 
 # the runtime as a library crate (compiled once, optimised; checkers link it): every item public
 RUNTIME_LIB = "#![allow(warnings)]\nextern crate vs_json as __vs;\n" + re.sub(
-    r"^(#\[inline\] )?(fn|enum|type|const) ", r"\1pub \2 ", RUNTIME, flags=re.M
+    r"^(#\[inline\] )?(fn|enum|type|const|struct) ", r"\1pub \2 ", RUNTIME, flags=re.M
 )

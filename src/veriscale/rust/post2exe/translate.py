@@ -574,8 +574,11 @@ class _Translator:
                 del self.fns[fn.name]
                 raise
             sig = ", ".join(f"{v}: &V" for v in params.values())
+            fid = len(self.fns)
+            key = f"MK({fid}, vec![{', '.join(f'{v}.clone()' for v in params.values())}])"
             self.bodies.append(
-                f"fn {rust}({sig}) -> R {{ charge()?; enter()?; let r = (|| -> R {{ {body} }})(); leave(); r }}"
+                f"fn {rust}({sig}) -> R {{ charge()?; let key = {key}; if let Some(v) = memo_get(&key) {{ return Ok(v); }} "
+                f"enter()?; let r = (|| -> R {{ {body} }})(); leave(); if let Ok(v) = &r {{ memo_put(key, v.clone()); }} r }}"
             )
         return self.fns[fn.name]
 
