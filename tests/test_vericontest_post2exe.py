@@ -9,10 +9,13 @@ import pytest
 
 from veriscale.benchmarks.vericontest import read_problem
 from veriscale.engines.vericontest import VeriContestEngine
+from veriscale.lean.limits import Limits
 from veriscale.rust.post2exe import Untranslatable, translate
 from veriscale.rust.post2exe.checker import build_checker, checker_for_source
 from veriscale.rust.post2exe.crosscheck import crosscheck, example_cases, mutated_outputs
 from veriscale.rust.verus_spec import SpecProgram
+
+FAST = Limits(fuel=300_000, seconds=120.0, max_depth=100_000)  # the Python side: fuel decides, not the clock
 
 pytestmark = pytest.mark.skipif(shutil.which("rustc") is None, reason="rustc is not installed")
 
@@ -83,7 +86,7 @@ def test_i128_overflow_and_unspecified_values_are_unknown_never_decided() -> Non
     ((req, ens),) = ck.check([({"a": [1], "d": 9_000_000_000}, [0, 1])])
     assert ens is not None and ens.is_unknown and "i128" in ens.reason
     # a false clause still decides although another is unknown
-    ((req, ens),) = ck.check([({"a": [1], "d": 9_000_000_000}, [5, 1])])
+    ((_req, ens),) = ck.check([({"a": [1], "d": 9_000_000_000}, [5, 1])])
     assert ens is not None and ens.is_false
 
 
@@ -113,7 +116,7 @@ def test_standalone_source_is_one_file_for_plain_rustc() -> None:
 @pytest.mark.parametrize("pid", ["lc283", "lc26", "lc88", "lc73", "lc1089"])
 def test_inplace_fixtures_compiled_and_python_agree(pid: str) -> None:
     p = read_problem(INPLACE / pid)
-    te = VeriContestEngine(post2exe=False).for_task(p)
+    te = VeriContestEngine(post2exe=False, spec_limits=FAST).for_task(p)
     cases = example_cases(p, te)
     assert cases
     rows = crosscheck(p, te, cases + mutated_outputs(cases))
@@ -134,7 +137,7 @@ def test_benchmark_problems_compiled_and_python_agree(pid: str) -> None:
     if not d.is_dir():
         pytest.skip(f"VeriContest data not found at {d}")
     p = read_problem(d)
-    te = VeriContestEngine(post2exe=False).for_task(p)
+    te = VeriContestEngine(post2exe=False, spec_limits=FAST).for_task(p)
     ck = build_checker(p)
     assert ck is not None and ck.ok
     cases = example_cases(p, te)

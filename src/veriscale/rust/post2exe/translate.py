@@ -563,6 +563,7 @@ class _Translator:
         if fn.name not in self.fns:
             rust = f"f_{_ident(fn.name)}"
             self.fns[fn.name] = rust
+            fid = self.fresh()  # fixed before the body registers callees: one memo id per fn
             if fn.body is None:
                 raise Untranslatable(f"spec fn {fn.name} has no body")
             if fn.name in self.prog.fn_errors:
@@ -574,7 +575,6 @@ class _Translator:
                 del self.fns[fn.name]
                 raise
             sig = ", ".join(f"{v}: &V" for v in params.values())
-            fid = len(self.fns)
             key = f"MK({fid}, vec![{', '.join(f'{v}.clone()' for v in params.values())}])"
             self.bodies.append(
                 f"fn {rust}({sig}) -> R {{ charge()?; let key = {key}; if let Some(v) = memo_get(&key) {{ return Ok(v); }} "
