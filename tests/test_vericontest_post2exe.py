@@ -83,7 +83,7 @@ def test_i128_overflow_and_unspecified_values_are_unknown_never_decided() -> Non
         "(d as int) * (d as int) * (d as int) * (d as int) * 1_000_000_000_000_000_000_000 > 0 || a[100] == 0",
     )
     ck = _compiled(spec, ["a", "d"])
-    ((req, ens),) = ck.check([({"a": [1], "d": 9_000_000_000}, [0, 1])])
+    ((_req, ens),) = ck.check([({"a": [1], "d": 9_000_000_000}, [0, 1])])
     assert ens is not None and ens.is_unknown and "i128" in ens.reason
     # a false clause still decides although another is unknown
     ((_req, ens),) = ck.check([({"a": [1], "d": 9_000_000_000}, [5, 1])])
@@ -145,3 +145,18 @@ def test_benchmark_problems_compiled_and_python_agree(pid: str) -> None:
     assert rows
     bad = [(r.case, r.kind, r.python, r.compiled) for r in rows if r.disagree]
     assert not bad
+
+
+def test_engine_uses_the_compiled_checker_in_batches_and_python_on_unknown() -> None:
+    p = read_problem(INPLACE / "lc88")
+    on = VeriContestEngine(post2exe=True, spec_limits=FAST).for_task(p)
+    off = VeriContestEngine(post2exe=False, spec_limits=FAST).for_task(p)
+    assert on.compiled() is not None and off.compiled() is None
+    cases = example_cases(p, off)
+    cases = cases + mutated_outputs(cases)
+    inputs = [i for i, _ in cases]
+    assert [v.truth for v in on.preconditions(inputs)] == [v.truth for v in off.preconditions(inputs)]
+    got_on = on.postconditions(cases)
+    got_off = off.postconditions(cases)
+    assert [v.truth for v in got_on] == [v.truth for v in got_off]
+    assert any(v.is_false for v in got_on) and any(v.is_true for v in got_on)

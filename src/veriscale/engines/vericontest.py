@@ -179,6 +179,12 @@ class VeriContestTaskEngine:
         got = self._compiled_verdicts(inputs, None, False)
         if got is not None and not got[0].is_unknown:
             return got[0]
+        return self._python_pre(inputs)
+
+    def _python_pre(self, inputs: Mapping[str, Any]) -> Verdict:
+        spec = self.spec()
+        if spec is None:
+            return Verdict.unknown(f"spec does not load: {self._spec_error}", "parse")
         return spec.requires_verdict(self.spec_inputs(inputs), self_value=self.self_value(inputs),
                                      lim=self.engine.spec_limits)  # fmt: skip
 
@@ -189,6 +195,12 @@ class VeriContestTaskEngine:
         got = self._compiled_verdicts(inputs, output, True)
         if got is not None and got[1] is not None and not got[1].is_unknown:
             return got[1]
+        return self._python_post(inputs, output)
+
+    def _python_post(self, inputs: Mapping[str, Any], output: Any) -> Verdict:
+        spec = self.spec()
+        if spec is None:
+            return Verdict.unknown(f"spec does not load: {self._spec_error}", "parse")
         if isinstance(output, InPlaceOutput):  # final values keyed by the spec's parameter names
             ref = [p.name for p in self.problem.ref_signature.params]
             rename = dict(zip(ref, (n for n, _ in spec.params)))
@@ -227,11 +239,37 @@ class VeriContestTaskEngine:
         results = self.runner.run_inputs([self._json_inputs(r) for r in rows])
         return [outcome_of(r, self.runner.decode_output) for r in results]
 
+    def _compiled_batch(self, pairs: Sequence[tuple[Mapping[str, Any], Any]], with_output: bool) -> list[Any]:
+        """Compiled verdicts for many cases through one checker process (None where unavailable)."""
+        ck = self.compiled()
+        if ck is None or not pairs:
+            return [None] * len(pairs)
+        rows: list[tuple[dict[str, Any], Any]] = []
+        idx: list[int] = []
+        for k, (inputs, output) in enumerate(pairs):
+            try:
+                rows.append((self._json_inputs(inputs), self._json_output(output) if with_output else None))
+                idx.append(k)
+            except (TypeError, KeyError, AttributeError):
+                continue
+        out: list[Any] = [None] * len(pairs)
+        for k, got in zip(idx, ck.check(rows, with_output)):
+            out[k] = got
+        return out
+
     def preconditions(self, rows: Sequence[Mapping[str, Any]]) -> list[Verdict]:
-        return [self.precondition(r) for r in rows]
+        """Batched: one compiled-checker run for all rows; the Python evaluator where it is UNKNOWN."""
+        got = self._compiled_batch([(r, None) for r in rows], False)
+        return [
+            g[0] if g is not None and not g[0].is_unknown else self._python_pre(r) for r, g in zip(rows, got)
+        ]
 
     def postconditions(self, pairs: Sequence[tuple[Mapping[str, Any], Any]]) -> list[Verdict]:
-        return [self.postcondition(i, o) for i, o in pairs]
+        got = self._compiled_batch(pairs, True)
+        return [
+            g[1] if g is not None and g[1] is not None and not g[1].is_unknown else self._python_post(i, o)
+            for (i, o), g in zip(pairs, got)
+        ]
 
     # ---- decoding helpers
     def decode_inputs(self, raw: Mapping[str, Any]) -> dict[str, Any]:
