@@ -160,3 +160,32 @@ def test_engine_uses_the_compiled_checker_in_batches_and_python_on_unknown() -> 
     got_off = off.postconditions(cases)
     assert [v.truth for v in got_on] == [v.truth for v in got_off]
     assert any(v.is_false for v in got_on) and any(v.is_true for v in got_on)
+
+
+CLOSURES = """
+verus! {
+impl Solution {
+    pub fn g(a: Vec<i32>) -> (r: i64)
+        requires a.len() <= 20,
+        ensures
+            forall|i: int| 0 <= i && i + 1 < a.len() ==> a[i] <= a[i + 1],
+            r == a@.fold_left(0int, |acc: int, x: i32| acc + x as int),
+            a@.filter(|x: i32| x > 2).len() <= a.len(),
+            Seq::new(a.len(), |k: int| a[k] as int * 2).map_values(|y: int| y / 2) == a@.map_values(|x: i32| x as int),
+            a@.to_multiset() == a@.reverse().to_multiset(),
+    { }
+}
+}
+"""
+
+
+def test_offset_bounds_closures_and_multisets_compile_and_agree() -> None:
+    ck = _compiled(CLOSURES, ["a"])
+    assert ck.checker.complete, ck.checker.untranslated
+    prog = SpecProgram.from_source(CLOSURES)
+    cases = [([1, 2, 2, 7], 12), ([1, 2, 2, 7], 11), ([3, 1], 4), ([], 0)]
+    got = ck.check([({"a": a}, r) for a, r in cases])
+    for (a, r), (_, ens) in zip(cases, got):
+        py = prog.ensures_verdict({"a": tuple(a)}, r)
+        assert ens is not None and not ens.is_unknown and ens.truth == py.truth, (a, r, ens, py)
+    assert [e.is_true for _, e in got] == [True, False, False, True]  # type: ignore[union-attr]

@@ -150,6 +150,24 @@ def _conjuncts(e: Expr) -> list[Expr]:
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 
+def _isolate(x: Expr, y: Expr, binders: frozenset[str]) -> tuple[Expr, Expr]:
+    """``i + c OP y`` → ``i OP y - c`` (and ``c + i``, ``i - c``) when ``c`` has no binder: bounds
+    like ``i + 2 < grid.len()``. Adding or subtracting the same value keeps the relation exact."""
+    for _ in range(4):
+        if not (isinstance(x, Binary) and x.op in ("+", "-")):
+            break
+        lhs_b, rhs_b = _mentions(x.lhs, binders), _mentions(x.rhs, binders)
+        if lhs_b and not rhs_b:
+            y = Binary("-" if x.op == "+" else "+", y, x.rhs, x.line)
+            x = x.lhs
+        elif rhs_b and not lhs_b and x.op == "+":
+            y = Binary("-", y, x.lhs, x.line)
+            x = x.rhs
+        else:
+            break
+    return x, y
+
+
 class _Fn:
     """Translation state of one Rust function body: the names in scope."""
 
@@ -446,6 +464,7 @@ class _Fn:
                 if op not in _FLIP:
                     continue
                 for x, y, o in ((a, b, op), (b, a, _FLIP[op])):
+                    x, y = _isolate(x, y, nameset)
                     if isinstance(x, Path) and len(x.segments) == 1 and x.segments[0] in nameset:
                         dest = highs if o in ("<", "<=") else lows
                         dest[x.segments[0]].append((y, o in ("<", ">")))
