@@ -25,6 +25,7 @@ _COMMAND_MODULES = (
     "expand_outputs",
     "evaluate",
     "scale",
+    "post2exe",
 )
 
 

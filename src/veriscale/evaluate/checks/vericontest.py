@@ -27,7 +27,6 @@ from ...formats.vericontest.dataset import Problem, ProblemError, discover_probl
 from ...languages.registry import language
 from ...runtime.engine import OutcomeKind, Verdict
 from ...runtime.executor import Executor, pool_executor
-from ...runtime.limits import Limits
 from ...runtime.shipping import Shipped, local_path, ship
 from ...values import rust_codec
 from ...values.codec import DecodeError
@@ -72,6 +71,7 @@ class ProblemCheck:
     load_error: str = ""
     compile_error: str = ""
     examples: list[ExampleCheck] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def cases(self) -> list[CaseCheck]:
@@ -79,7 +79,7 @@ class ProblemCheck:
 
 
 def check_problem(problem: Problem, te: Any) -> ProblemCheck:
-    pc = ProblemCheck(problem.id, problem.kind)
+    pc = ProblemCheck(problem.id, problem.kind, warnings=list(problem.warnings))
     if problem.is_codeforces:
         _check_cf(problem, te, pc)
     else:
@@ -113,6 +113,9 @@ def _check_lc(problem: Problem, te: Any, pc: ProblemCheck) -> None:
             continue
         ens = te.postcondition(inputs, out.value)
         case = CaseCheck(req, ens)
+        if te.is_inplace():
+            pc.examples.append(_inplace_example(te, ex, inputs, out.value, case))
+            continue
         try:
             expected = te.decode_output(ex.output)
         except DecodeError as exc:
@@ -130,6 +133,23 @@ def _check_lc(problem: Problem, te: Any, pc: ProblemCheck) -> None:
     pc.examples.sort(key=lambda e: e.index)
 
 
+def _inplace_example(te: Any, ex: Any, inputs: dict[str, Any], value: Any,
+                     case: CaseCheck) -> ExampleCheck:  # fmt: skip
+    """Compare an in-place target's result with the stated output (the final array, or the return value)."""
+    try:
+        stated, full = te.decode_stated(ex.output)
+    except DecodeError as exc:
+        return ExampleCheck(ex.index, ex.canonical, "expected-undecodable",
+                            f"stated output does not decode: {exc}", [case])  # fmt: skip
+    got = te.stated_view(value)
+    if got == stated:
+        return ExampleCheck(ex.index, ex.canonical, "agree", "", [case])
+    verdict = te.postcondition(inputs, full).truth.value if full is not None else "not evaluated"
+    return ExampleCheck(ex.index, ex.canonical, "disagree",
+                        f"reference {got!r}, stated {stated!r} (ensures on the stated output: {verdict})",
+                        [case])  # fmt: skip
+
+
 def _check_cf(problem: Problem, te: Any, pc: ProblemCheck) -> None:
     if not problem.examples:
         return
@@ -138,6 +158,9 @@ def _check_cf(problem: Problem, te: Any, pc: ProblemCheck) -> None:
         pc.compile_error = comp.errors[:2000]
     params = problem.ref_signature.params
     for ex in problem.examples:
+        if ex.error:  # e.g. an input whose line breaks were lost: never run it
+            pc.examples.append(ExampleCheck(ex.index, ex.canonical, "undecodable", ex.error))
+            continue
         tr = te.runner.run_stdin(ex.stdin)
         res = tr.result
         cases: list[CaseCheck] = []
@@ -181,7 +204,8 @@ def _check_path(args: tuple[str | Shipped, float, int, float, str | None]) -> Pr
     engine = verus.make_engine(
         "native",
         exec_limits=verus.exec_limits(case_seconds=case_seconds, memory_mb=memory_mb),  # type: ignore[attr-defined]
-        spec_limits=Limits(seconds=spec_seconds, max_depth=100_000),
+        # fuel decides; the clock (at least the engine's backstop) only guards against a stuck check
+        spec_limits=verus.spec_limits(spec_seconds),  # type: ignore[attr-defined]
         cache=cache,
     )
     try:
@@ -303,6 +327,7 @@ def report_json(checks: list[ProblemCheck]) -> dict[str, Any]:
                 "kind": c.kind,
                 "load_error": c.load_error,
                 "compile_error": c.compile_error,
+                "warnings": c.warnings,
                 "examples": [
                     {
                         "index": e.index,
@@ -394,6 +419,8 @@ def check_command(
                 out(f"  {n:6}  {r}", markup=False, highlight=False)
     findings: list[str] = []
     for c in checks:
+        for w in c.warnings:
+            findings.append(f"WARNING   {w}")
         if c.load_error:
             findings.append(f"LOAD      {c.problem}: {c.load_error}")
         if c.compile_error:

@@ -33,6 +33,7 @@ from ...languages.verus.signature import RustParam, RustSignature, combined_sign
 from ...values.rust_types import parse_rust_type
 from ...values.types import Type, TypeParseError
 from ..api import FormatError
+from .files import locate_files, lost_line_breaks
 
 __all__ = [
     "Example",
@@ -114,6 +115,7 @@ class Problem:
     title: str = ""
     structs: dict[str, list[tuple[str, Type]]] = field(default_factory=dict)  # user structs of the reference
     constructor: RustSignature | None = None  # ``new`` of the owner, for ``&self`` targets
+    warnings: list[str] = field(default_factory=list)  # misnamed/missing optional files
     # the language plug-in (``languages.registry``) that runs this problem's spec and code
     language: ClassVar[str] = "verus"
 
@@ -431,17 +433,7 @@ def _read_text(f: Path, problem: str) -> str:
 def read_problem(path: Path | str) -> Problem:
     path = Path(path)
     kind = "codeforces" if path.name.startswith("cf") or path.parent.name == "codeforces" else "leetcode"
-    texts: dict[str, str] = {}
-    for name in FILES:
-        f = path / name
-        if not f.is_file():
-            raise ProblemError(f"{path.name}: missing {name}")
-        texts[name] = _read_text(f, path.name)
-    main = None
-    if (path / "main.rs").is_file():
-        main = _read_text(path / "main.rs", path.name)
-    elif kind == "codeforces":
-        raise ProblemError(f"{path.name}: missing main.rs")
+    texts, main, warnings = locate_files(path, kind)
 
     spec_items = _scan(texts["spec.rs"], f"{path.name}/spec.rs")
     tgt = target_fn(spec_items)
@@ -466,6 +458,8 @@ def read_problem(path: Path | str) -> Problem:
     title_m = re.match(r"#\s*(.+)", desc)
     if kind == "codeforces":
         examples = parse_cf_examples(desc)
+        for ex in examples:
+            ex.error = lost_line_breaks(desc, ex.stdin)
     else:
         examples = parse_lc_examples(desc, combined_signature(ref_sig, constructor), structs)
     return Problem(
@@ -486,6 +480,7 @@ def read_problem(path: Path | str) -> Problem:
         title=title_m.group(1).strip() if title_m else "",
         structs=structs,
         constructor=constructor,
+        warnings=warnings,
     )
 
 

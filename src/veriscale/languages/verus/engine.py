@@ -18,6 +18,7 @@ Batched forms run all inputs through one process.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,13 +31,17 @@ from ...values.codec import DecodeError
 from ...values.types import TCon
 from .erase import EraseError, erase
 from .execute import CaseResult, ExecLimits
+from .inplace import InPlaceOutput, decode_inplace, from_stated, inplace_to_json, stated_view
 from .items import ScanError
 from .lexer import LexError
 from .reference import ProblemRunner
 from .signature import input_params
 from .spec import SpecLoadError, SpecProgram
 
-__all__ = ["VeriContestEngine", "VeriContestTaskEngine", "outcome_of"]
+__all__ = ["SPEC_BACKSTOP_SECONDS", "SPEC_FUEL", "VeriContestEngine", "VeriContestTaskEngine", "outcome_of"]
+
+SPEC_FUEL = 2_000_000  # steps (quantifier instances + spec fn calls) of one Python-side check
+SPEC_BACKSTOP_SECONDS = 120.0
 
 Problem = Any  # a VeriContest problem (formats.vericontest): spec, code, signatures, examples
 
@@ -44,9 +49,14 @@ Problem = Any  # a VeriContest problem (formats.vericontest): spec, code, signat
 @dataclass
 class VeriContestEngine:
     exec_limits: ExecLimits = field(default_factory=ExecLimits)
-    spec_limits: Limits = field(default_factory=lambda: Limits(seconds=10.0, max_depth=100_000))
+    # fuel decides (verdicts do not move with machine load); the clock is only a backstop
+    spec_limits: Limits = field(
+        default_factory=lambda: Limits(fuel=SPEC_FUEL, seconds=SPEC_BACKSTOP_SECONDS, max_depth=100_000)
+    )
     cache: Path | str | None = None
     name: str = "vericontest"
+    # Post2Exe compiled checkers first, the Python evaluator on their UNKNOWN; VERISCALE_POST2EXE=0 disables
+    post2exe: bool = field(default_factory=lambda: os.environ.get("VERISCALE_POST2EXE", "1") != "0")
 
     def for_task(self, task: Any, overrides: Mapping[str, str] | None = None) -> VeriContestTaskEngine:
         if not hasattr(task, "ref_signature"):
@@ -86,6 +96,7 @@ class VeriContestTaskEngine:
                 self._code_error = f"Verus erasure failed: {exc}"
         self.runner = ProblemRunner(problem, limits=engine.exec_limits, cache=engine.cache, code=code)
         self._self_cache: dict[str, Any] = {}
+        self._compiled: Any = None  # None: not built yet; False: no compiled checker
 
     # ---- specification
     def spec(self) -> SpecProgram | None:
@@ -125,7 +136,54 @@ class VeriContestTaskEngine:
             self._self_cache[key] = val
         return self._self_cache[key]
 
+    # ---- compiled checker (Post2Exe): decides first; UNKNOWN falls back to the Python evaluator
+    def compiled(self) -> Any:
+        if not self.engine.post2exe:
+            return None
+        if self._compiled is None:
+            from ..rust.post2exe.checker import build_checker, checker_for_source
+
+            ck = None
+            try:
+                if "spec" in self.overrides:
+                    if not self.problem.ref_signature.receiver:
+                        names = [p.name for p in self.problem.ref_signature.params]
+                        ck = checker_for_source(self.overrides["spec"], names, self.problem.signature.name,
+                                                self.engine.cache)  # fmt: skip
+                else:
+                    ck = build_checker(self.problem, self.engine.cache)
+            except Exception:  # no compiled checker: the Python evaluator decides alone
+                ck = None
+            self._compiled = ck if ck is not None and ck.ok else False
+        return self._compiled or None
+
+    def _compiled_verdicts(self, inputs: Mapping[str, Any], output: Any, with_output: bool) -> Any:
+        ck = self.compiled()
+        if ck is None:
+            return None
+        try:
+            inp = self._json_inputs(inputs)
+            out = self._json_output(output) if with_output else None
+        except (TypeError, KeyError, AttributeError):
+            return None
+        return ck.check([(inp, out)], with_output)[0]
+
+    def _json_output(self, output: Any) -> Any:
+        sig = self.problem.ref_signature
+        if isinstance(output, InPlaceOutput):
+            return inplace_to_json(sig.ret_type, self.runner.mutable_params(), output, self.problem.structs)
+        return rust_codec.to_json(sig.ret_type, output, structs=self.problem.structs)
+
     def precondition(self, inputs: Mapping[str, Any]) -> Verdict:
+        spec = self.spec()
+        if spec is None:
+            return Verdict.unknown(f"spec does not load: {self._spec_error}", "parse")
+        got = self._compiled_verdicts(inputs, None, False)
+        if got is not None and not got[0].is_unknown:
+            return got[0]
+        return self._python_pre(inputs)
+
+    def _python_pre(self, inputs: Mapping[str, Any]) -> Verdict:
         spec = self.spec()
         if spec is None:
             return Verdict.unknown(f"spec does not load: {self._spec_error}", "parse")
@@ -136,6 +194,19 @@ class VeriContestTaskEngine:
         spec = self.spec()
         if spec is None:
             return Verdict.unknown(f"spec does not load: {self._spec_error}", "parse")
+        got = self._compiled_verdicts(inputs, output, True)
+        if got is not None and got[1] is not None and not got[1].is_unknown:
+            return got[1]
+        return self._python_post(inputs, output)
+
+    def _python_post(self, inputs: Mapping[str, Any], output: Any) -> Verdict:
+        spec = self.spec()
+        if spec is None:
+            return Verdict.unknown(f"spec does not load: {self._spec_error}", "parse")
+        if isinstance(output, InPlaceOutput):  # final values keyed by the spec's parameter names
+            ref = [p.name for p in self.problem.ref_signature.params]
+            rename = dict(zip(ref, (n for n, _ in spec.params)))
+            output = InPlaceOutput(output.ret, tuple((rename.get(n, n), v) for n, v in output.after))
         return spec.ensures_verdict(self.spec_inputs(inputs), output, self_value=self.self_value(inputs),
                                     lim=self.engine.spec_limits)  # fmt: skip
 
@@ -173,11 +244,37 @@ class VeriContestTaskEngine:
         results = self.runner.run_inputs([self._json_inputs(r) for r in rows])
         return [outcome_of(r, self.runner.decode_output) for r in results]
 
+    def _compiled_batch(self, pairs: Sequence[tuple[Mapping[str, Any], Any]], with_output: bool) -> list[Any]:
+        """Compiled verdicts for many cases through one checker process (None where unavailable)."""
+        ck = self.compiled()
+        if ck is None or not pairs:
+            return [None] * len(pairs)
+        rows: list[tuple[dict[str, Any], Any]] = []
+        idx: list[int] = []
+        for k, (inputs, output) in enumerate(pairs):
+            try:
+                rows.append((self._json_inputs(inputs), self._json_output(output) if with_output else None))
+                idx.append(k)
+            except (TypeError, KeyError, AttributeError):
+                continue
+        out: list[Any] = [None] * len(pairs)
+        for k, got in zip(idx, ck.check(rows, with_output)):
+            out[k] = got
+        return out
+
     def preconditions(self, rows: Sequence[Mapping[str, Any]]) -> list[Verdict]:
-        return [self.precondition(r) for r in rows]
+        """Batched: one compiled-checker run for all rows; the Python evaluator where it is UNKNOWN."""
+        got = self._compiled_batch([(r, None) for r in rows], False)
+        return [
+            g[0] if g is not None and not g[0].is_unknown else self._python_pre(r) for r, g in zip(rows, got)
+        ]
 
     def postconditions(self, pairs: Sequence[tuple[Mapping[str, Any], Any]]) -> list[Verdict]:
-        return [self.postcondition(i, o) for i, o in pairs]
+        got = self._compiled_batch(pairs, True)
+        return [
+            g[1] if g is not None and g[1] is not None and not g[1].is_unknown else self._python_post(i, o)
+            for (i, o), g in zip(pairs, got)
+        ]
 
     # ---- decoding helpers
     def decode_inputs(self, raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -190,4 +287,20 @@ class VeriContestTaskEngine:
         return out
 
     def decode_output(self, raw: Any) -> Any:
+        """Runtime output from test-output JSON (the ``{"return", "after"}`` form for in-place targets)."""
+        muts = self.runner.mutable_params()
+        if muts:
+            return decode_inplace(self.problem.ref_signature.ret_type, muts, raw, self.problem.structs)
         return rust_codec.decode(self.problem.ref_signature.ret_type, raw, structs=self.problem.structs)
+
+    # ---- in-place targets (``&mut`` arguments): see rust.inplace
+    def is_inplace(self) -> bool:
+        return bool(self.runner.mutable_params())
+
+    def decode_stated(self, raw: Any) -> tuple[Any, InPlaceOutput | None]:
+        """A description's stated output: (value to compare, full output when it determines one)."""
+        return from_stated(self.problem.ref_signature.ret_type, self.runner.mutable_params(), raw,
+                           self.problem.structs)  # fmt: skip
+
+    def stated_view(self, out: InPlaceOutput) -> Any:
+        return stated_view(self.problem.ref_signature.ret_type, self.runner.mutable_params(), out)

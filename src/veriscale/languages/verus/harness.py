@@ -152,6 +152,12 @@ def json_harness(
     nctor = len(ctor_params or ()) if receiver else 0
     margs = ", ".join(_arg_expr(k, t) for k, (_, t) in enumerate(all_params) if k >= nctor)
     lines.append("    let mut o = String::new();")
+    # in-place targets print {"return": r, "after": {name: final value}} (see rust.inplace)
+    muts = [(k, name) for k, (name, t) in enumerate(all_params)
+            if k >= nctor and isinstance(t, TCon) and t.name == "RefMut"]  # fmt: skip
+    mut_self = receiver is not None and receiver.replace(" ", "") == "&mutself"
+    if mut_self and not (owner in structs and _supported(TCon(owner), structs)):
+        raise HarnessError(f"&mut self target: the final value of {owner} cannot be written")
     if receiver:
         cargs = ", ".join(_arg_expr(k, t) for k, (_, t) in enumerate(all_params) if k < nctor)
         lines.append(f"    let mut obj = {owner}::new({cargs});")
@@ -162,11 +168,22 @@ def json_harness(
             lines.append('    o.push_str("null");')
         lines.append("    o.push(',');")
         lines.append(f"    let r = obj.{fn_name}({margs});")
-        lines.append("    __vs::ToJ::to_j(&r, &mut o);")
-        lines.append("    o.push(']');")
     else:
         lines.append(f"    let r = {owner}::{fn_name}({margs});")
+    if muts or mut_self:
+        lines.append('    o.push_str("{\\"return\\":");')
         lines.append("    __vs::ToJ::to_j(&r, &mut o);")
+        lines.append('    o.push_str(",\\"after\\":{");')
+        entries = [(f"a{k}", name) for k, name in muts] + ([("obj", "self")] if mut_self else [])
+        for j, (var, name) in enumerate(entries):
+            key = json.dumps(name).replace("\\", "\\\\").replace('"', '\\"')
+            lines.append(f'    o.push_str("{"," if j else ""}{key}:");')
+            lines.append(f"    __vs::ToJ::to_j(&{var}, &mut o);")
+        lines.append('    o.push_str("}}");')
+    else:
+        lines.append("    __vs::ToJ::to_j(&r, &mut o);")
+    if receiver:
+        lines.append("    o.push(']');")
     lines.append("    Ok(o)")
     lines.append("}")
     lines.append("fn main() {")

@@ -42,6 +42,13 @@ class VerusLanguage:
 
         return ExecLimits(**kw)
 
+    def spec_limits(self, seconds: float) -> Limits:
+        """Limits of one Python-side spec check: fuel decides, ``seconds`` (at least the engine's
+        backstop) only guards against a stuck check."""
+        from .engine import SPEC_BACKSTOP_SECONDS, SPEC_FUEL
+
+        return Limits(fuel=SPEC_FUEL, seconds=max(seconds, SPEC_BACKSTOP_SECONDS), max_depth=100_000)
+
     def normalize_stdout(self, text: str) -> str:
         from .reference import normalize_stdout
 
@@ -60,6 +67,12 @@ class VerusLanguage:
 
     def warm_up(self) -> None:
         from . import engine  # noqa: F401
+
+    def write_checkers(self, problems: Any, out: Any, **kw: Any) -> dict[str, Any]:
+        """Post2Exe: a compiled Rust checker of each problem's requires/ensures (see ``post2exe``)."""
+        from .post2exe.checker import write_checkers
+
+        return write_checkers(problems, out, **kw)
 
     def offline_adversaries(self, task: Any) -> list[Adversary]:
         raise LanguageUnavailable("Verus adversaries are not built yet")

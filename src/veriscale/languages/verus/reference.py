@@ -27,6 +27,7 @@ from .compile import Compiled, compile_program
 from .execute import CaseResult, ExecLimits, ProgramResult, run_json_lines, run_program
 from .forbidden import forbidden_constructs
 from .harness import json_harness, strip_main, traced_program
+from .inplace import decode_inplace, mutable_params
 from .signature import input_params
 
 __all__ = ["ProblemRunner", "Traced", "normalize_stdout"]
@@ -150,4 +151,12 @@ class ProblemRunner:
         sig = self.problem.ref_signature
         if sig.receiver and isinstance(raw, list) and len(raw) == 2:
             raw = raw[1]
+        muts = self.mutable_params()
+        if muts:
+            return decode_inplace(sig.ret_type, muts, raw, self.problem.structs)
         return rust_codec.decode(sig.ret_type, raw, structs=self.problem.structs)
+
+    def mutable_params(self) -> list[tuple[str, Any]]:
+        """(name, value type) of the target's ``&mut`` arguments (and ``self`` for ``&mut self``)."""
+        sig = self.problem.ref_signature
+        return mutable_params([(q.name, q.type) for q in sig.params], sig.receiver, sig.owner)

@@ -428,6 +428,8 @@ class Compiler:
                     return rt.Variant(vname, tuple(a(env) for a in args))
 
                 return variant
+            if joined == "old" and len(e.args) == 1:
+                return self._old(e.args[0], scope)
             fn = self.lookup_fn(segs)
             if fn is not None:
 
@@ -443,6 +445,17 @@ class Compiler:
             raise rt.SpecUnsupported(f"unknown function {joined} (line {e.line})")
         f_f = self.compile(e.func, scope)
         return lambda env: f_f(env)(*(a(env) for a in args))
+
+    def _old(self, arg: Expr, scope: frozenset[str]) -> Fn:
+        """``old(x)``: the pre-call value of mutable argument ``x`` (``#old#x`` in the environment);
+        outside a two-state context (``requires``, pure functions) ``x`` itself."""
+        while isinstance(arg, Unary) and arg.op == "*":
+            arg = arg.expr
+        if not (isinstance(arg, Path) and len(arg.segments) == 1 and arg.segments[0] in scope):
+            raise rt.SpecUnsupported(f"old(...) of something other than a mutable argument (line {arg.line})")
+        name = arg.segments[0]
+        key = "#old#" + name
+        return lambda env: env[key] if key in env else env[name]
 
     def _call_closure(self, name: str, args: list[Fn]) -> Fn:
         def call(env: dict[str, Any]) -> Any:
@@ -862,6 +875,10 @@ def _elem_ok(t: Type, v: Any) -> bool:
         return isinstance(v, bool)
     if t.name == "char":
         return isinstance(v, str) and len(v) == 1
+    if t.name == "Tuple":  # a Seq<(int, int)> binder takes pairs, never the environment's integers
+        return isinstance(v, tuple) and len(v) == len(t.args) and all(_elem_ok(a, x) for a, x in zip(t.args, v))
+    if t.name in ("Seq", "Vec") and t.args:
+        return isinstance(v, tuple) and all(_elem_ok(t.args[0], x) for x in v)
     return True
 
 

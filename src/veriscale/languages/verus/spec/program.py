@@ -35,6 +35,7 @@ from . import runtime as rt
 from .ast import Chain, Expr, Path
 from .evaluate import Compiler, Context, SpecFn
 from .parser import ExprParser, SpecParseError
+from .twostate import InPlaceMissing, bind_inplace
 
 __all__ = ["Clause", "SpecLoadError", "SpecProgram", "to_spec_value"]
 
@@ -217,9 +218,18 @@ class SpecProgram:
             env[name] = to_spec_value(t, inputs[name])
         if self.receiver:
             env["self"] = self_value
-        if with_ret:
+        if with_ret and self.mutables():
+            bind_inplace(env, self.params, self.mutables(), self.ret_name, self.ret_type, output)
+        elif with_ret:
             env[self.ret_name] = to_spec_value(self.ret_type, output)
         return env
+
+    def mutables(self) -> list[str]:
+        """Names of the target's mutable arguments (``self`` for a ``&mut self`` receiver)."""
+        out = [n for n, t in self.params if isinstance(t, TCon) and t.name == "RefMut"]
+        if self.receiver is not None and self.receiver.replace(" ", "") == "&mutself":
+            out.append("self")
+        return out
 
     def requires_verdict(
         self, inputs: Mapping[str, Any], *, self_value: Any = None, lim: limits.Limits | None = None
@@ -251,6 +261,8 @@ class SpecProgram:
             env = self.env(inputs, output, with_ret, self_value)
         except KeyError as exc:
             return Verdict.unknown(f"missing input {exc}", "error")
+        except InPlaceMissing as exc:
+            return Verdict.unknown(str(exc), "unsupported")
         first_unknown: Verdict | None = None
         budget = limits.Budget(lim or limits.Limits(seconds=10.0))
         self.compiler.reset()

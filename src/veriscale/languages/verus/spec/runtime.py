@@ -280,6 +280,14 @@ def _update(s: tuple[Any, ...], i: Any, v: Any) -> tuple[Any, ...]:
     return (*s[:i], v, *s[i + 1 :])
 
 
+def _seq_extreme(s: tuple[Any, ...], pick: Callable[..., Any], what: str) -> Any:
+    """vstd ``Seq<int>::max``/``min``: of a non-empty integer sequence (unspecified when empty)."""
+    _nonempty(s, what)
+    if not all(isinstance(x, int) and not isinstance(x, bool) for x in s):
+        raise SpecUnsupported(f"Seq::{what} of a non-integer sequence")
+    return pick(s)
+
+
 def _take(s: tuple[Any, ...], n: Any) -> tuple[Any, ...]:
     return _subrange(s, 0, n)
 
@@ -313,6 +321,8 @@ SEQ_METHODS: dict[str, Callable[..., Any]] = {
     "fold_left": lambda s, init, f: _fold_left(s, init, f),
     "fold_right": lambda s, f, init: _fold_right(s, f, init),
     "clone": lambda s: s,
+    "max": lambda s: _seq_extreme(s, max, "max"),
+    "min": lambda s: _seq_extreme(s, min, "min"),
 }
 
 

@@ -1,0 +1,104 @@
+"""Compiling checkers: the runtime once as an optimised library, each checker quickly against it.
+
+A checker is small but its nested closures make an optimised ``rustc`` build
+take seconds; the runtime (value type, checked arithmetic, sequences, JSON
+decoding) does the heavy lifting, so it is compiled once with ``-O``
+(``RUNTIME_LIB``, cached by content hash like the prelude) and every checker
+is compiled at ``opt-level=1`` against it. Binaries are cached under
+``<rust cache>/post2exe/`` keyed by rustc version, flags and every source.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import threading
+from pathlib import Path
+
+from ..compile import (
+    COMPILE_TIMEOUT,
+    DEFAULT_FLAGS,
+    Compiled,
+    _digest,
+    _prelude_rlib,
+    _run_rustc,
+    cache_dir,
+    rustc_version,
+)
+from ..prelude import PRELUDE_CRATE, PRELUDE_LIB
+from .runtime_rs import RUNTIME_CRATE, RUNTIME_LIB
+
+__all__ = ["CHECKER_FLAGS", "compile_checker", "runtime_rlib"]
+
+# opt-level 0 by default: a checker compiles in under a second; VERISCALE_POST2EXE_OPT=3 trades
+# several seconds of rustc per problem for 3-7x faster checks (labelling large suites)
+CHECKER_FLAGS: tuple[str, ...] = (
+    "--edition",
+    "2021",
+    "-C",
+    f"opt-level={os.environ.get('VERISCALE_POST2EXE_OPT', '0')}",
+    "-C",
+    "overflow-checks=on",
+    "-C",
+    "debuginfo=0",
+    "-A",
+    "warnings",
+)
+_lock = threading.Lock()
+
+
+def runtime_rlib(root: Path) -> Path:
+    """The compiled runtime crate (built once per rustc version and runtime text)."""
+    prelude = _prelude_rlib(root, DEFAULT_FLAGS)
+    key = _digest("post2exe-runtime", rustc_version(), " ".join(DEFAULT_FLAGS), RUNTIME_LIB, PRELUDE_LIB)
+    d = root / "post2exe-rt" / key[:16]
+    lib = d / f"lib{RUNTIME_CRATE}.rlib"
+    if lib.is_file():
+        return lib
+    with _lock:
+        if lib.is_file():
+            return lib
+        d.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=d) as tmp:
+            src = Path(tmp) / f"{RUNTIME_CRATE}.rs"
+            src.write_text(RUNTIME_LIB, encoding="utf-8")
+            out = Path(tmp) / lib.name
+            args = [*DEFAULT_FLAGS, "--crate-type", "rlib", "--crate-name", RUNTIME_CRATE,
+                    "--extern", f"{PRELUDE_CRATE}={prelude}", "-L", f"dependency={prelude.parent}",
+                    str(src), "-o", str(out)]  # fmt: skip
+            rc, err = _run_rustc(args, COMPILE_TIMEOUT)
+            if rc != 0:
+                raise RuntimeError(f"the Post2Exe runtime crate does not compile:\n{err[:2000]}")
+            os.replace(out, lib)
+    return lib
+
+
+def compile_checker(source: str, cache: Path | str | None = None) -> Compiled:
+    """Compile a linked checker source (``translate(..., standalone=False)``), or reuse the cached binary."""
+    root = cache_dir(cache)
+    key = _digest("post2exe", rustc_version(), " ".join(CHECKER_FLAGS), source, RUNTIME_LIB, PRELUDE_LIB)
+    d = root / "post2exe" / key[:2]
+    binary = d / key
+    errfile = d / f"{key}.err"
+    if binary.is_file():
+        return Compiled(key, binary, cached=True)
+    if errfile.is_file():
+        return Compiled(key, None, errfile.read_text(encoding="utf-8", errors="replace"), cached=True)
+    lib = runtime_rlib(root)
+    prelude = _prelude_rlib(root, DEFAULT_FLAGS)
+    d.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=d) as tmp:
+        src = Path(tmp) / "main.rs"
+        src.write_text(source, encoding="utf-8")
+        out = Path(tmp) / "prog"
+        args = [*CHECKER_FLAGS, "--extern", f"{RUNTIME_CRATE}={lib}", "--extern", f"{PRELUDE_CRATE}={prelude}",
+                "-L", f"dependency={lib.parent}", "-L", f"dependency={prelude.parent}",
+                "--crate-name", "checker", str(src), "-o", str(out)]  # fmt: skip
+        rc, err = _run_rustc(args, COMPILE_TIMEOUT)
+        if rc != 0 or not out.is_file():
+            err = err.replace(str(src), "main.rs")
+            if "timed out" not in err:
+                errfile.write_text(err, encoding="utf-8")
+            return Compiled(key, None, err)
+        os.replace(out, binary)
+    return Compiled(key, binary)

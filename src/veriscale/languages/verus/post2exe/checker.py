@@ -1,0 +1,170 @@
+"""Building and running compiled Post2Exe checkers.
+
+``build_checker(problem)`` translates a problem's ``spec.rs`` (JSON keys: the
+reference's parameter names) and compiles it through the content-hash cache
+(``rust.compile``); ``CompiledChecker.check(cases)`` sends every case through
+one process and returns ``(requires, ensures)`` verdicts (``ensures`` None
+when the case has no output). A checker that fails to compile, crashes or
+times out yields UNKNOWN for the cases it did not answer — callers fall back
+to the Python evaluator on UNKNOWN.
+
+``write_checkers(root, out)`` is ``veriscale post2exe``: one folder per
+problem under ``out`` with ``post2exe.rs`` (the checker source) and a
+``status.json`` (complete or not, the untranslated clauses, compile result).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ...runtime.engine import Verdict
+from .build import compile_checker
+from .translate import Checker, Untranslatable, translate
+
+__all__ = ["CompiledChecker", "build_checker", "checker_for_source", "write_checkers"]
+
+
+def _verdict(d: dict[str, Any], key: str) -> Verdict:
+    v = d.get(key)
+    reason = str(d.get(f"{key}_reason", ""))
+    if v == "TRUE":
+        return Verdict.of(True)
+    if v == "FALSE":
+        return Verdict(Verdict.of(False).truth, reason)
+    cat = "timeout" if "budget" in reason or "deeper than" in reason else "undecided"
+    return Verdict.unknown(f"compiled checker: {reason}", cat)
+
+
+@dataclass
+class CompiledChecker:
+    checker: Checker
+    binary: Path | None
+    error: str = ""
+    seconds: float = 600.0  # wall-clock backstop for a whole batch; the checker itself is step-bounded
+    stats: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.binary is not None
+
+    def check(self, cases: Sequence[tuple[dict[str, Any], Any]], with_output: bool = True
+              ) -> list[tuple[Verdict, Verdict | None]]:  # fmt: skip
+        """``cases``: (input JSON keyed by reference names, output JSON); verdicts in order."""
+        lines = []
+        for inp, out in cases:
+            obj: dict[str, Any] = {"input": inp}
+            if with_output:
+                obj["output"] = out
+            lines.append(json.dumps(obj, ensure_ascii=False))
+        unknown = Verdict.unknown("compiled checker gave no answer", "error")
+        if self.binary is None or not lines:
+            return [(unknown, unknown if with_output else None) for _ in lines]
+        try:
+            res = subprocess.run([str(self.binary)], input="\n".join(lines) + "\n", capture_output=True,
+                                 text=True, timeout=self.seconds, check=False)  # fmt: skip
+            got = res.stdout.splitlines()
+        except subprocess.TimeoutExpired as exc:
+            out = exc.stdout or b""
+            got = (out.decode() if isinstance(out, bytes) else out).splitlines()
+        verdicts: list[tuple[Verdict, Verdict | None]] = []
+        for k in range(len(lines)):
+            if k >= len(got):
+                verdicts.append((unknown, unknown if with_output else None))
+                continue
+            try:
+                d = json.loads(got[k])
+            except ValueError:
+                verdicts.append((unknown, unknown if with_output else None))
+                continue
+            if "bad" in d:
+                bad = Verdict.unknown(f"compiled checker: input does not decode: {d['bad']}", "error")
+                verdicts.append((bad, bad if with_output else None))
+                continue
+            verdicts.append((_verdict(d, "requires"), _verdict(d, "ensures") if "ensures" in d else None))
+        return verdicts
+
+
+def checker_for_source(spec: str, input_names: Sequence[str], target: str | None,
+                       cache: Path | str | None = None) -> CompiledChecker | None:  # fmt: skip
+    """A compiled checker, or None when the target is outside the translatable fragment."""
+    try:
+        ck = translate(spec, input_names, target=target)
+    except Untranslatable:
+        return None
+    comp = compile_checker(ck.source, cache=cache)
+    return CompiledChecker(ck, comp.binary, comp.errors if not comp.ok else "")
+
+
+def build_checker(problem: Any, cache: Path | str | None = None) -> CompiledChecker | None:
+    if problem.ref_signature.receiver or problem.constructor is not None:
+        return None
+    names = [q.name for q in problem.ref_signature.params]
+    return checker_for_source(problem.spec, names, problem.signature.name, cache)
+
+
+def _one(args: tuple[Any, str, bool, str | None]) -> tuple[dict[str, Any], str | None]:
+    """Translate (and compile) one problem; returns its status and an error line or None."""
+    p, out, compile_them, cache = args
+    status: dict[str, Any] = {"problem": p.id}
+    err = None
+    dst = Path(out) / p.kind / p.id
+    dst.mkdir(parents=True, exist_ok=True)
+    try:
+        if p.ref_signature.receiver or p.constructor is not None:
+            raise Untranslatable("methods with a receiver")
+        ck = translate(p.spec, [q.name for q in p.ref_signature.params], target=p.signature.name)
+    except Untranslatable as exc:
+        status.update(translated=False, reason=str(exc))
+    else:
+        status.update(translated=True, complete=ck.complete, untranslated=ck.untranslated)
+        standalone = translate(p.spec, [q.name for q in p.ref_signature.params], target=p.signature.name,
+                               standalone=True)  # fmt: skip
+        (dst / "post2exe.rs").write_text(standalone.source, encoding="utf-8")
+        if compile_them:
+            comp = compile_checker(ck.source, cache=cache)
+            status["compiled"] = comp.ok
+            if not comp.ok:
+                status["compile_error"] = comp.errors[:2000]
+                err = f"{p.id}: checker does not compile"
+    (dst / "status.json").write_text(json.dumps(status, indent=1) + "\n", encoding="utf-8")
+    return status, err
+
+
+def write_checkers(
+    problems: Sequence[Any],
+    out: Path | str,
+    *,
+    compile_them: bool = True,
+    cache: Path | str | None = None,
+    jobs: int = 1,
+    load_errors: Sequence[tuple[str, str]] = (),
+) -> dict[str, Any]:
+    """``veriscale post2exe``: checker sources (and compiled binaries, cached) for every problem;
+    ``load_errors`` (problem id, why) are problems that could not be read, reported as such."""
+    from ...runtime.executor import pool_executor
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    work = [(p.id, (p, str(out), compile_them, None if cache is None else str(cache))) for p in problems]
+    done: dict[str, tuple[dict[str, Any], str | None]] = {}
+
+    def on_done(key: str, result: Any, error: str | None, _seconds: float) -> None:
+        done[key] = result if result is not None else ({"problem": key, "translated": False}, f"{key}: {error}")
+
+    pool_executor(jobs).run(_one, work, on_done)
+    results = [({"problem": pid, "translated": False, "reason": why}, f"{pid}: {why}") for pid, why in load_errors]
+    results += [done[key] for key, _ in work]
+    summary: dict[str, Any] = {
+        "problems": len(results),
+        "translated": sum(1 for st, _ in results if st.get("translated")),
+        "complete": sum(1 for st, _ in results if st.get("complete")),
+        "compiled": sum(1 for st, _ in results if st.get("compiled")),
+        "errors": [e for _, e in results if e],
+    }
+    (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    return summary

@@ -1,0 +1,724 @@
+"""Post2Exe compiled: a ``spec.rs`` contract translated into a Rust checker program.
+
+``translate(spec_text, input_names, target=None)`` reads the contract with the
+same front end as the Python evaluator (``verus_spec.SpecProgram``) and emits
+one Rust program (runtime: ``runtime_rs.RUNTIME``) that decides ``requires``
+and ``ensures`` on JSON-lines test cases.
+
+Algorithm. Every expression becomes a Rust expression of type ``Result<V, E>``
+over dynamically typed values; spec functions become Rust functions; a
+quantifier becomes nested ``while`` loops over the binder ranges that its
+guard states (``forall``: the conjuncts left of ``==>``; ``exists``: the
+conjuncts of the body) — each binder needs a lower and an upper bound whose
+expressions mention only outer names or binders already enumerated; bounds
+through another binder (``0 <= i < j < n`` gives ``i < n``) are added by
+transitivity, which only widens the range (the guard is still evaluated in
+the body, so the verdict is unchanged). Semantics follow the Python
+evaluator exactly where both decide: three-valued ``&&``/``||``/``==>`` (an
+unknown operand does not matter when the other decides), Euclidean ``/`` and
+``%``, checked casts, unspecified values (out-of-bounds index, division by
+zero) as UNKNOWN, and a false quantifier instance deciding even when another
+instance was unknown.
+
+A clause that uses a construct outside this fragment is emitted as an
+UNKNOWN stub with the reason, so the checker still decides FALSE on the
+other clauses; ``Checker.complete`` says whether every clause translated.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from veriscale.values.rust_types import INT_RANGES, value_type
+from veriscale.values.types import UNIT, TCon, Type
+
+from ..prelude import JSON_MODULE
+from ..spec import SpecLoadError, SpecProgram
+from ..spec.ast import (
+    Binary,
+    Block,
+    Call,
+    Cast,
+    Chain,
+    Closure,
+    Expr,
+    Field,
+    If,
+    Index,
+    Lit,
+    MethodCall,
+    Path,
+    PBind,
+    Quant,
+    SeqLit,
+    Tuple,
+    Unary,
+    View,
+)
+from .runtime_rs import RUNTIME, RUNTIME_CRATE
+
+__all__ = ["Checker", "Untranslatable", "translate"]
+
+
+class Untranslatable(Exception):
+    """A construct outside the compiled fragment (the message says which)."""
+
+
+@dataclass
+class Checker:
+    source: str
+    complete: bool  # every requires/ensures clause and spec fn they use translated
+    untranslated: list[str] = field(default_factory=list)  # reasons, one per clause not translated
+    clauses: int = 0
+
+
+_INT_CONSTS = {f"{t}::{b}": v for t, (lo, hi) in INT_RANGES.items() for b, v in (("MIN", lo), ("MAX", hi))}
+_I128 = (-(2**127), 2**127 - 1)
+
+
+def _ident(name: str) -> str:
+    return "v_" + "".join(c if c.isalnum() or c == "_" else "_" for c in name)
+
+
+def _rust_str(s: str) -> str:
+    return (
+        '"'
+        + "".join(c if c.isalnum() or c in " _-.,:;()[]<>=!+*/%|&@#" else f"\\u{{{ord(c):x}}}" for c in s)
+        + '"'
+    )
+
+
+def _opt(n: int | None) -> str:
+    return "None" if n is None else f"Some({n}i128)"
+
+
+def _type_desc(t: Type) -> str:
+    """Rust expression of the runtime type descriptor ``T`` (JSON decoding)."""
+    t = value_type(t)
+    if not isinstance(t, TCon):
+        raise Untranslatable(f"type {t}")
+    if t == UNIT:
+        return "T::Unit"
+    n = t.name
+    if n in INT_RANGES:
+        lo, hi = INT_RANGES[n]
+        return f"T::Int({_opt(lo if lo >= _I128[0] else None)}, {_opt(hi if hi <= _I128[1] else None)})"
+    if n in ("int", "nat"):
+        return f"T::Int({_opt(0 if n == 'nat' else None)}, None)"
+    if n == "bool":
+        return "T::Bool"
+    if n == "char":
+        return "T::Char"
+    if n in ("String", "str"):
+        return "T::Str"
+    if n in ("Vec", "Seq") and len(t.args) == 1:
+        return f"T::Seq(Box::new({_type_desc(t.args[0])}))"
+    if n == "Tuple":
+        return f"T::Tup(vec![{', '.join(_type_desc(a) for a in t.args)}])"
+    raise Untranslatable(f"values of type {n}")
+
+
+def _mentions(e: Any, names: frozenset[str]) -> set[str]:
+    """The names of ``names`` that occur in ``e`` (a conservative walk over every sub-node)."""
+    out: set[str] = set()
+
+    def walk(x: Any) -> None:
+        if isinstance(x, Path):
+            if len(x.segments) == 1 and x.segments[0] in names:
+                out.add(x.segments[0])
+            return
+        if dataclasses.is_dataclass(x) and not isinstance(x, type):
+            for f in dataclasses.fields(x):
+                walk(getattr(x, f.name))
+        elif isinstance(x, tuple | list):
+            for y in x:
+                walk(y)
+
+    walk(e)
+    return out
+
+
+def _conjuncts(e: Expr) -> list[Expr]:
+    if isinstance(e, Binary) and e.op == "&&":
+        return _conjuncts(e.lhs) + _conjuncts(e.rhs)
+    return [e]
+
+
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def _isolate(x: Expr, y: Expr, binders: frozenset[str]) -> tuple[Expr, Expr]:
+    """``i + c OP y`` → ``i OP y - c`` (and ``c + i``, ``i - c``) when ``c`` has no binder: bounds
+    like ``i + 2 < grid.len()``. Adding or subtracting the same value keeps the relation exact."""
+    for _ in range(4):
+        if not (isinstance(x, Binary) and x.op in ("+", "-")):
+            break
+        lhs_b, rhs_b = _mentions(x.lhs, binders), _mentions(x.rhs, binders)
+        if lhs_b and not rhs_b:
+            y = Binary("-" if x.op == "+" else "+", y, x.rhs, x.line)
+            x = x.lhs
+        elif rhs_b and not lhs_b and x.op == "+":
+            y = Binary("-", y, x.lhs, x.line)
+            x = x.rhs
+        else:
+            break
+    return x, y
+
+
+class _Fn:
+    """Translation state of one Rust function body: the names in scope."""
+
+    def __init__(self, tr: _Translator, scope: dict[str, str]) -> None:
+        self.tr = tr
+        self.scope = scope  # spec name -> Rust variable
+
+    def sub(self, extra: dict[str, str]) -> _Fn:
+        return _Fn(self.tr, {**self.scope, **extra})
+
+    # every method returns a Rust expression of type R (Result<V, E>)
+    def ex(self, e: Expr) -> str:
+        m = getattr(self, "x_" + type(e).__name__, None)
+        if m is None:
+            raise Untranslatable(f"{type(e).__name__} expressions")
+        return m(e)
+
+    def val(self, e: Expr) -> str:
+        """A Rust expression of type V (inside a context returning Result)."""
+        return f"({self.ex(e)})?"
+
+    def x_Lit(self, e: Lit) -> str:
+        if e.kind == "bool":
+            return f"Ok(V::B({'true' if e.value else 'false'}))"
+        if e.kind == "int":
+            if not _I128[0] <= e.value <= _I128[1]:
+                raise Untranslatable("an integer literal beyond i128")
+            return f"Ok(V::I({e.value}i128))"
+        if e.kind == "char":
+            return f"Ok(V::C('\\u{{{ord(e.value):x}}}'))"
+        if e.kind == "str":
+            return f"Ok(str_v({_rust_str(e.value)}))"
+        raise Untranslatable(f"{e.kind} literals")
+
+    def x_Path(self, e: Path) -> str:
+        segs = e.segments
+        if len(segs) == 1 and segs[0] in self.scope:
+            return f"Ok({self.scope[segs[0]]}.clone())"
+        joined = "::".join(segs)
+        if joined in _INT_CONSTS:
+            v = _INT_CONSTS[joined]
+            if not _I128[0] <= v <= _I128[1]:
+                raise Untranslatable(f"{joined} beyond i128")
+            return f"Ok(V::I({v}i128))"
+        name = segs[-1]
+        prog = self.tr.prog
+        if name in prog.ctx.consts and (len(segs) == 1 or segs[0] in ("Self", "Solution", "crate")):
+            return f"{self.tr.const_fn(name)}()"
+        fn = prog.compiler.lookup_fn(segs)
+        if fn is not None and not fn.params:
+            return f"{self.tr.spec_fn(fn)}()"
+        raise Untranslatable(f"the name {joined}")
+
+    def x_Call(self, e: Call) -> str:
+        if not isinstance(e.func, Path):
+            raise Untranslatable("calls of computed functions")
+        segs = e.func.segments
+        name = segs[-1]
+        joined = "::".join(segs)
+        if joined == "old" and len(e.args) == 1:
+            a = e.args[0]
+            while isinstance(a, Unary) and a.op == "*":
+                a = a.expr
+            if isinstance(a, Path) and len(a.segments) == 1 and a.segments[0] in self.scope:
+                old = "#old#" + a.segments[0]
+                return f"Ok({self.scope.get(old, self.scope[a.segments[0]])}.clone())"
+            raise Untranslatable("old(...) of something other than a mutable argument")
+        if (len(segs) >= 2 and segs[-2] == "Seq" and name == "empty") or joined == "Seq::<int>::empty":
+            return "Ok(mk(vec![]))"
+        if joined == "Seq::new" and len(e.args) == 2:
+            n = self.val(e.args[0])
+            (i,), f, body = self._closure(e.args[1], 1)
+            return (f"(|| -> R {{ let n = nonneg_len(&{n})?; let mut out = Vec::with_capacity(n); "
+                    f"for k in 0..n {{ let {i} = V::I(k as i128); out.push({f.val(body)}); }} Ok(mk(out)) }})()")  # fmt: skip
+        prog = self.tr.prog
+        fn = prog.compiler.lookup_fn(segs)
+        if fn is not None:
+            if len(fn.params) != len(e.args):
+                raise Untranslatable(f"spec fn {fn.name} called with {len(e.args)} arguments")
+            args = ", ".join(f"&{self.val(a)}" for a in e.args)
+            return f"{self.tr.spec_fn(fn)}({args})"
+        builtin = prog.ctx.aliases.get(name, name) if len(segs) == 1 else name
+        if segs[0] == "vstd" or len(segs) == 1:
+            rt = {"min": ("vmin", 2), "max": ("vmax", 2), "abs": ("vabs", 1), "pow": ("pow", 2)}.get(builtin)
+            if rt is not None and rt[1] == len(e.args):
+                return f"{rt[0]}({', '.join('&' + self.val(a) for a in e.args)})"
+            if builtin == "pow2" and len(e.args) == 1:
+                return f"pow(&V::I(2), &{self.val(e.args[0])})"
+        raise Untranslatable(f"the function {joined}")
+
+    _METHODS = {
+        ("len", 0): "len",
+        ("spec_index", 1): "idx",
+        ("index", 1): "idx",
+        ("subrange", 2): "subrange",
+        ("take", 1): "take",
+        ("skip", 1): "skip",
+        ("push", 1): "push",
+        ("add", 1): "add",
+        ("drop_last", 0): "drop_last",
+        ("drop_first", 0): "drop_first",
+        ("last", 0): "last",
+        ("first", 0): "first",
+        ("contains", 1): "contains",
+        ("reverse", 0): "reverse",
+        ("update", 2): "update",
+        ("clone", 0): "",
+        ("to_multiset", 0): "to_multiset",
+        ("count", 1): "mcount",
+    }
+
+    def _closure(self, c: Expr, n: int) -> tuple[list[str], _Fn, Expr]:
+        """Rust variables for a closure's ``n`` parameters, the scope binding them, and its body."""
+        if not isinstance(c, Closure) or len(c.params) != n:
+            raise Untranslatable(f"a closure argument with {n} parameter(s) is expected")
+        vs = [f"{_ident(name)}_{self.tr.fresh()}" for name, _ in c.params]
+        return vs, self.sub({name: v for (name, _), v in zip(c.params, vs)}), c.body
+
+    def _seq_closure_method(self, e: MethodCall) -> str | None:
+        recv = self.val(e.recv)
+        if e.name == "filter" and len(e.args) == 1:
+            (x,), f, body = self._closure(e.args[0], 1)
+            return (f"(|| -> R {{ let src = seq(&{recv})?.clone(); let mut out = Vec::new(); "
+                    f"for {x} in src.iter() {{ let {x} = {x}.clone(); if truth(&{f.val(body)})? {{ out.push({x}); }} }} "
+                    f"Ok(mk(out)) }})()")  # fmt: skip
+        if e.name == "map_values" and len(e.args) == 1:
+            (x,), f, body = self._closure(e.args[0], 1)
+            return (f"(|| -> R {{ let src = seq(&{recv})?.clone(); let mut out = Vec::new(); "
+                    f"for {x} in src.iter() {{ let {x} = {x}.clone(); out.push({f.val(body)}); }} Ok(mk(out)) }})()")  # fmt: skip
+        if e.name == "map" and len(e.args) == 1:
+            (i, x), f, body = self._closure(e.args[0], 2)
+            return (f"(|| -> R {{ let src = seq(&{recv})?.clone(); let mut out = Vec::new(); "
+                    f"for (k, {x}) in src.iter().enumerate() {{ let {i} = V::I(k as i128); let {x} = {x}.clone(); "
+                    f"out.push({f.val(body)}); }} Ok(mk(out)) }})()")  # fmt: skip
+        if e.name == "fold_left" and len(e.args) == 2:
+            init = self.val(e.args[0])
+            (acc, x), f, body = self._closure(e.args[1], 2)
+            return (f"(|| -> R {{ let src = seq(&{recv})?.clone(); let mut {acc} = {init}; "
+                    f"for {x} in src.iter() {{ let {x} = {x}.clone(); {acc} = {f.val(body)}; }} Ok({acc}) }})()")  # fmt: skip
+        return None
+
+    def x_MethodCall(self, e: MethodCall) -> str:
+        prog = self.tr.prog
+        fn = prog.ctx.fns.get(e.name)
+        if fn is not None and fn.params and fn.params[0][0] == "self":
+            args = ", ".join(f"&{self.val(a)}" for a in (e.recv, *e.args))
+            return f"{self.tr.spec_fn(fn)}({args})"
+        if e.args and isinstance(e.args[-1], Closure):
+            got = self._seq_closure_method(e)
+            if got is not None:
+                return got
+        rt = self._METHODS.get((e.name, len(e.args)))
+        if rt is None:
+            raise Untranslatable(f"the method .{e.name}()")
+        if rt == "":
+            return self.ex(e.recv)
+        args = ", ".join(f"&{self.val(a)}" for a in (e.recv, *e.args))
+        return f"{rt}({args})"
+
+    def x_Field(self, e: Field) -> str:
+        if e.name.isdigit():
+            return f"idx(&{self.val(e.obj)}, &V::I({int(e.name)}))"
+        raise Untranslatable(f"the field .{e.name}")
+
+    def x_Index(self, e: Index) -> str:
+        return f"idx(&{self.val(e.obj)}, &{self.val(e.index)})"
+
+    def x_View(self, e: View) -> str:
+        return self.ex(e.obj)
+
+    def x_Unary(self, e: Unary) -> str:
+        if e.op in ("&", "*"):
+            return self.ex(e.expr)
+        if e.op == "-":
+            return f"neg(&{self.val(e.expr)})"
+        if e.op == "!":
+            return f"not(&{self.val(e.expr)})"
+        raise Untranslatable(f"unary {e.op}")
+
+    def _bool(self, e: Expr) -> str:
+        """A closure call of type Result<bool, E> (errors kept local for three-valued logic)."""
+        return f"(|| -> Result<bool, E> {{ truth(&{self.val(e)}) }})()"
+
+    def x_Binary(self, e: Binary) -> str:
+        op = e.op
+        if op in ("&&", "||", "==>", "<=="):
+            lhs, rhs = (e.rhs, e.lhs) if op == "<==" else (e.lhs, e.rhs)
+            stop = "false" if op == "&&" else "true"
+            neg = op in ("==>", "<==")
+            a, b = self._bool(lhs), self._bool(rhs)
+            a_val = "!x" if neg else "x"
+            return (
+                f"(|| -> R {{ match {a} {{ "
+                f"Ok(x) => {{ let x = {a_val}; if x == {stop} {{ Ok(V::B({stop})) }} else {{ Ok(V::B({b}?)) }} }}, "
+                f"Err(er) => match {b} {{ Ok(y) if y == {stop} => Ok(V::B({stop})), _ => Err(er) }} }} }})()"
+            )
+        if op == "<==>":
+            return f"Ok(V::B(truth(&{self.val(e.lhs)})? == truth(&{self.val(e.rhs)})?))"
+        a, b = self.val(e.lhs), self.val(e.rhs)
+        fn = {"+": "add", "-": "sub", "*": "mul", "/": "ediv", "%": "emod", "<<": "shl", ">>": "shr"}.get(op)
+        if fn is not None:
+            return f"{fn}(&{a}, &{b})"
+        if op in ("&", "|", "^"):
+            return f"bit('{op}', &{a}, &{b})"
+        raise Untranslatable(f"operator {op}")
+
+    def x_Chain(self, e: Chain) -> str:
+        ops = []
+        for op in e.ops:
+            norm = {"=~=": "==", "=~~=": "==", "===": "==", "!==": "!="}.get(op, op)
+            if norm not in ("==", "!=", "<", "<=", ">", ">="):
+                raise Untranslatable(f"comparison {op}")
+            ops.append(norm)
+        xs = [self.val(x) for x in e.operands]
+        body = [f"let mut a = {xs[0]};"]
+        for op, x in zip(ops, xs[1:]):
+            body.append(
+                f"let b = {x}; if !cmp({json.dumps(op)}, &a, &b)? {{ return Ok(V::B(false)); }} a = b;"
+            )
+        return "(|| -> R { " + " ".join(body) + " Ok(V::B(true)) })()"
+
+    def x_Cast(self, e: Cast) -> str:
+        t = e.type
+        if not isinstance(t, TCon):
+            raise Untranslatable("cast to a non-scalar type")
+        v = self.val(e.expr)
+        if t.name == "int":
+            return f"Ok(V::I(to_int(&{v})?))"
+        if t.name == "nat":
+            return f'cast(&{v}, Some(0), None, "nat")'
+        if t.name in INT_RANGES:
+            lo, hi = INT_RANGES[t.name]
+            lo_s = _opt(lo) if lo >= _I128[0] else "None"
+            hi_s = _opt(hi) if hi <= _I128[1] else "None"
+            return f'cast(&{v}, {lo_s}, {hi_s}, "{t.name}")'
+        if t.name == "char":
+            return f"cast_char(&{v})"
+        if t.name == "bool":
+            return f"Ok(V::B(truth(&{v})?))"
+        raise Untranslatable(f"cast to {t.name}")
+
+    def x_If(self, e: If) -> str:
+        if e.else_ is None:
+            raise Untranslatable("if without else")
+        return f"if truth(&{self.val(e.cond)})? {{ {self.ex(e.then)} }} else {{ {self.ex(e.else_)} }}"
+
+    def x_Block(self, e: Block) -> str:
+        f: _Fn = self
+        parts = []
+        for k, let in enumerate(e.lets):
+            if not isinstance(let.pat, PBind):
+                raise Untranslatable("let with a pattern")
+            var = f"{_ident(let.pat.name)}_{self.tr.fresh()}"
+            parts.append(f"let {var} = {f.val(let.value)};")
+            f = f.sub({let.pat.name: var})
+            del k
+        return "(|| -> R { " + " ".join(parts) + f" {f.ex(e.tail)} }})()"
+
+    def x_Tuple(self, e: Tuple) -> str:
+        if not e.items:
+            return "Ok(V::U)"
+        return f"Ok(mk(vec![{', '.join(self.val(x) for x in e.items)}]))"
+
+    def x_SeqLit(self, e: SeqLit) -> str:
+        return f"Ok(mk(vec![{', '.join(self.val(x) for x in e.items)}]))"
+
+    def x_Quant(self, q: Quant) -> str:
+        if q.kind not in ("forall", "exists"):
+            raise Untranslatable(f"{q.kind} quantifiers")
+        exists = q.kind == "exists"
+        names = [n for n, _ in q.binders]
+        nameset = frozenset(names)
+        # the guard: conjuncts that must hold for the body to matter
+        body = q.body
+        if exists:
+            guard = _conjuncts(body)
+        elif isinstance(body, Binary) and body.op == "==>":
+            guard = _conjuncts(body.lhs)
+        else:
+            guard = []
+        # a boolean spec fn in the guard contributes its body's conjuncts (arguments substituted)
+        for _ in range(3):
+            more: list[Expr] = []
+            for c in guard:
+                inl = self.tr.prog.compiler.inline_call(c) if isinstance(c, Call) else None
+                more.extend(_conjuncts(inl) if inl is not None else [c])
+            guard = more
+        lows: dict[str, list[tuple[Expr, bool]]] = {n: [] for n in names}
+        highs: dict[str, list[tuple[Expr, bool]]] = {n: [] for n in names}
+        for c in guard:
+            if not isinstance(c, Chain):
+                continue
+            for op, a, b in zip(c.ops, c.operands, c.operands[1:]):
+                if op not in _FLIP:
+                    continue
+                for x, y, o in ((a, b, op), (b, a, _FLIP[op])):
+                    x, y = _isolate(x, y, nameset)
+                    if isinstance(x, Path) and len(x.segments) == 1 and x.segments[0] in nameset:
+                        dest = highs if o in ("<", "<=") else lows
+                        dest[x.segments[0]].append((y, o in ("<", ">")))
+        # transitivity through other binders (widens only)
+        for _ in range(len(names)):
+            for n in names:
+                for dest in (lows, highs):
+                    for y, _strict in list(dest[n]):
+                        if isinstance(y, Path) and len(y.segments) == 1 and y.segments[0] in nameset:
+                            for z in dest[y.segments[0]]:
+                                if z[0] != Path((n,)) and (z[0], False) not in dest[n]:
+                                    dest[n].append((z[0], False))
+        types = dict(q.binders)
+        order: list[str] = []
+        while len(order) < len(names):
+            done = frozenset(order)
+            pick = None
+            for n in names:
+                if n in done:
+                    continue
+                t = types[n]
+                if isinstance(t, TCon) and t.name == "bool":
+                    pick = n
+                    break
+                ok_l = any(not (_mentions(y, nameset) - done) for y, _ in lows[n]) or (
+                    isinstance(t, TCon)
+                    and (t.name == "nat" or (t.name in INT_RANGES and t.name.startswith("u")))
+                )
+                ok_h = any(not (_mentions(y, nameset) - done) for y, _ in highs[n])
+                if ok_l and ok_h:
+                    pick = n
+                    break
+            if pick is None:
+                raise Untranslatable(f"a binder of the quantifier at line {q.line} without two finite bounds")
+            order.append(pick)
+        lines = ["(|| -> R {", "let mut err: Option<E> = None;"]
+        scope: dict[str, str] = {}
+        closers: list[str] = []
+        f: _Fn = self
+        for k, n in enumerate(order):
+            t = types[n]
+            var = f"{_ident(n)}_{self.tr.fresh()}"
+            if isinstance(t, TCon) and t.name == "bool":
+                lines.append(f"for {var} in [V::B(false), V::B(true)] {{")
+                closers.append("}")
+            else:
+                if not (isinstance(t, TCon) and (t.name in ("int", "nat") or t.name in INT_RANGES)):
+                    raise Untranslatable(f"a quantifier binder of type {t}")
+                done = frozenset(order[:k])
+                lo_parts = [
+                    f"{{ let b = int(&{f.val(y)})?; {'b + 1' if strict else 'b'} }}"
+                    for y, strict in lows[n]
+                    if not (_mentions(y, nameset) - done)
+                ]
+                hi_parts = [
+                    f"{{ let b = int(&{f.val(y)})?; {'b - 1' if strict else 'b'} }}"
+                    for y, strict in highs[n]
+                    if not (_mentions(y, nameset) - done)
+                ]
+                tlo, thi = INT_RANGES.get(t.name, (0 if t.name == "nat" else None, None))
+                if tlo is not None and tlo >= _I128[0]:
+                    lo_parts.append(f"{tlo}i128")
+                if thi is not None and thi <= _I128[1]:
+                    hi_parts.append(f"{thi}i128")
+                lo = (
+                    lo_parts[0]
+                    if len(lo_parts) == 1
+                    else f"[{', '.join(lo_parts)}].into_iter().max().unwrap()"
+                )
+                hi = (
+                    hi_parts[0]
+                    if len(hi_parts) == 1
+                    else f"[{', '.join(hi_parts)}].into_iter().min().unwrap()"
+                )
+                c = f"c{self.tr.fresh()}"
+                lines.append(f"let lo_{c}: i128 = {lo}; let hi_{c}: i128 = {hi}; let mut {c} = lo_{c};")
+                lines.append(f"while {c} <= hi_{c} {{ let {var} = V::I({c}); {c} += 1;")
+                closers.append("}")
+            scope[n] = var
+            f = f.sub({n: var})
+        lines.append("charge()?;")
+        want = "true" if exists else "false"
+        lines.append(
+            f"match {f._bool(q.body)} {{ Ok(b) => if b == {want} {{ return Ok(V::B({want})); }}, "
+            f"Err(e) => {{ if let E::Fuel(_) = e {{ return Err(e); }} if err.is_none() {{ err = Some(e); }} }} }}"
+        )
+        lines.extend(closers)
+        lines.append(f"match err {{ Some(e) => Err(e), None => Ok(V::B({'false' if exists else 'true'})) }}")
+        lines.append("})()")
+        return "\n".join(lines)
+
+
+class _Translator:
+    def __init__(self, prog: SpecProgram) -> None:
+        self.prog = prog
+        self.fns: dict[str, str] = {}  # spec fn name -> Rust fn name
+        self.bodies: list[str] = []
+        self.counter = 0
+        self.errors: list[str] = []
+
+    def fresh(self) -> int:
+        self.counter += 1
+        return self.counter
+
+    def const_fn(self, name: str) -> str:
+        key = "#const#" + name
+        if key not in self.fns:
+            rust = f"k_{_ident(name)}"
+            self.fns[key] = rust
+            body = _Fn(self, {}).ex(self.prog.ctx.consts[name])
+            self.bodies.append(f"fn {rust}() -> R {{ {body} }}")
+        return self.fns[key]
+
+    def spec_fn(self, fn: Any) -> str:
+        if fn.name not in self.fns:
+            rust = f"f_{_ident(fn.name)}"
+            self.fns[fn.name] = rust
+            fid = self.fresh()  # fixed before the body registers callees: one memo id per fn
+            if fn.body is None:
+                raise Untranslatable(f"spec fn {fn.name} has no body")
+            if fn.name in self.prog.fn_errors:
+                raise Untranslatable(f"spec fn {fn.name} does not parse")
+            params = {n: f"{_ident(n)}" for n, _ in fn.params}
+            try:
+                body = _Fn(self, params).ex(fn.body)
+            except Untranslatable:
+                del self.fns[fn.name]
+                raise
+            sig = ", ".join(f"{v}: &V" for v in params.values())
+            key = f"MK({fid}, vec![{', '.join(f'{v}.clone()' for v in params.values())}])"
+            self.bodies.append(
+                f"fn {rust}({sig}) -> R {{ charge()?; let key = {key}; if let Some(v) = memo_get(&key) {{ return Ok(v); }} "
+                f"enter()?; let r = (|| -> R {{ {body} }})(); leave(); if let Ok(v) = &r {{ memo_put(key, v.clone()); }} r }}"
+            )
+        return self.fns[fn.name]
+
+
+def translate(
+    spec_text: str,
+    input_names: Sequence[str] | None = None,
+    target: str | None = None,
+    *,
+    standalone: bool = False,
+) -> Checker:
+    """A checker for the contract of ``target`` in ``spec_text``.
+
+    ``input_names`` are the JSON keys of test inputs (the reference's parameter
+    names), bound to the spec's parameters by position; default: the spec's names.
+    Raises ``Untranslatable`` when the target has a receiver or an unsupported parameter type.
+    ``standalone``: a single file for plain ``rustc``; otherwise the source links the
+    precompiled runtime crate (``build.compile_checker``).
+    """
+    try:
+        prog = SpecProgram.from_source(spec_text, target=target)
+    except SpecLoadError as exc:
+        raise Untranslatable(f"spec does not load: {exc}") from None
+    if prog.receiver:
+        raise Untranslatable("methods with a receiver")
+    tr = _Translator(prog)
+    names = list(input_names) if input_names is not None else [n for n, _ in prog.params]
+    if len(names) != len(prog.params):
+        raise Untranslatable("the input names do not match the spec's parameters")
+    muts = set(prog.mutables())
+    main: list[str] = []
+    pre_scope: dict[str, str] = {}
+    for (pname, ptype), key in zip(prog.params, names):
+        var = _ident(pname)
+        pre_scope[pname] = var
+        main.append(
+            f"let {var} = from_j(&{_type_desc(ptype)}, field(inp, {json.dumps(key)})"
+            f".ok_or_else(|| {json.dumps('missing input ' + key)}.to_string())?)?;"
+        )
+    post_scope = dict(pre_scope)
+    post_lines: list[str] = []
+    if muts:
+        post_lines.append('let ret_j = field(outj, "return").cloned().unwrap_or(J::Null);')
+        post_lines.append('let after = field(outj, "after");')
+        for (pname, ptype), key in zip(prog.params, names):
+            if pname not in muts:
+                continue
+            var = _ident(pname) + "_after"
+            post_lines.append(
+                f"let {var} = from_j(&{_type_desc(ptype)}, after.and_then(|a| field(a, {json.dumps(key)}))"
+                f".ok_or_else(|| {json.dumps('missing the final value of ' + key)}.to_string())?)?;"
+            )
+            post_scope["#old#" + pname] = _ident(pname)
+            post_scope[pname] = var
+    else:
+        post_lines.append("let ret_j = outj.clone();")
+    rvar = _ident(prog.ret_name) + "_ret"
+    post_lines.append(f"let {rvar} = from_j(&{_type_desc(prog.ret_type)}, &ret_j)?;")
+    post_scope[prog.ret_name] = rvar
+    untranslated: list[str] = []
+    req_items: list[str] = []
+    ens_items: list[str] = []
+    for clauses, scope, items in (
+        (prog.requires, pre_scope, req_items),
+        (prog.ensures, post_scope, ens_items),
+    ):
+        for c in clauses:
+            text = " ".join(c.text.split())
+            short = text if len(text) <= 80 else text[:77] + "..."
+            try:
+                if c.expr is None:
+                    raise Untranslatable(f"parse error: {c.error}")
+                body = f"truth(&{_Fn(tr, scope).val(c.expr)})"
+            except Untranslatable as exc:
+                untranslated.append(f"{short}: {exc}")
+                body = f"unk({_rust_str('not compiled: ' + str(exc))})"
+            items.append(f"({_rust_str(short)}, &|| -> Result<bool, E> {{ {body} }})")
+    if standalone:  # one file that plain rustc builds: JSON reader and runtime inline
+        head = ["#![allow(warnings)]", JSON_MODULE, RUNTIME]
+    else:  # links the precompiled runtime crate (see build)
+        head = ["#![allow(warnings)]", f"extern crate {RUNTIME_CRATE};", f"use {RUNTIME_CRATE}::*;",
+                "use std::io::{BufRead, Write};", "use std::rc::Rc;"]  # fmt: skip
+    src = [*head, *tr.bodies]
+    src.append(
+        'fn bad(o: &mut String, m: &str) { o.clear(); o.push_str("{\\"bad\\":"); esc(m, o); o.push(\'}\'); }\n'
+        "fn case(o: &mut String, inp: &J, outj: Option<&J>) -> Result<(), String> {\n"
+        + "\n".join("    " + m for m in main)
+        + "\n    o.push('{');\n"
+        f'    verdict(o, "requires", &[{", ".join(req_items)}]);\n'
+        "    if let Some(outj) = outj {\n"
+        + "\n".join("        " + m for m in post_lines)
+        + "\n        o.push(',');\n"
+        f'        verdict(o, "ensures", &[{", ".join(ens_items)}]);\n'
+        "    }\n"
+        "    o.push('}');\n"
+        "    Ok(())\n"
+        "}\n"
+        "fn run() {\n"
+        "    let stdin = std::io::stdin();\n"
+        "    let mut out = std::io::BufWriter::new(std::io::stdout());\n"
+        "    for line in stdin.lock().lines() {\n"
+        "        let line = match line { Ok(l) => l, Err(_) => break };\n"
+        "        if line.trim().is_empty() { continue; }\n"
+        "        let mut o = String::new();\n"
+        "        match parse(&line) {\n"
+        "            Err(m) => bad(&mut o, &m),\n"
+        '            Ok(j) => match field(&j, "input") {\n'
+        '                None => bad(&mut o, "no input object"),\n'
+        '                Some(inp) => if let Err(m) = case(&mut o, inp, field(&j, "output")) { bad(&mut o, &m) },\n'
+        "            },\n"
+        "        }\n"
+        '        writeln!(out, "{}", o).ok();\n'
+        "        out.flush().ok();\n"
+        "    }\n"
+        "}\n"
+        "fn main() {\n"
+        '    let h = std::thread::Builder::new().stack_size(1 << 30).spawn(run).expect("thread");\n'
+        "    h.join().ok();\n"
+        "}\n"
+    )
+    text = "\n".join(src)
+    return Checker(text, complete=not untranslated, untranslated=untranslated,
+                   clauses=len(prog.requires) + len(prog.ensures))  # fmt: skip
