@@ -62,10 +62,6 @@ def mem(x: Any, coll: Any) -> bool:
     return x in coll
 
 
-def npow(a: int, b: int) -> int:
-    return ops.nat_pow(a, b)
-
-
 def tostr(v: Any, t: Any) -> str:
     try:
         return ops.lean_to_string(t, v)
