@@ -132,6 +132,7 @@ TYPE_CONSTRUCTORS: dict[str, int] = {
     "Std.HashSet": 1,
     "String.Iterator": 0,
     "Std.Range": 0,
+    "Finset": 1,
 }
 
 # Dataset signatures are written after ``open Std``, so the short names are accepted here too

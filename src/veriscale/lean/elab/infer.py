@@ -38,7 +38,7 @@ from ...values.types import (
 from .. import ast as A
 from ..builtins import optional
 from ..errors import ElabError, Unsupported
-from . import ir
+from . import ir, notation
 from .astx import NodeExpr, Postpone, WhereBlock, is_proofish
 from .coerce import find_coe
 from .doblock import DoMixin
@@ -1043,6 +1043,21 @@ class Elaborator(SpecialsMixin, PatternsMixin, DoMixin):
             raise ElabError("a type (×) used as a value", e.pos)
         if op == "∘":
             return self.compose(e, expected, sc)
+        if op in notation.STRUCTURAL_OPS:
+            return self.elab(notation.call(notation.STRUCTURAL_OPS[op], [e.lhs, e.rhs], e.pos), expected, sc)
+        if op == "∣":
+            return self.elab(notation.dvd(e), expected, sc)
+        if op == "<|>":
+            return self.elab(notation.or_else(e), expected, sc)
+        if op in notation.SET_OPS:
+            lhs = self.elab(e.lhs, None, sc)
+            r = self.mc.resolve(lhs.ty)
+            if is_meta(r):
+                self.postpone(f"type of the left operand of {op} is not known", e.pos)
+            if not isinstance(r, TCon) or r.name not in ("List", "Finset"):
+                raise Unsupported(f"operator {op} on {self.show(r)}", e.pos)
+            fn = f"{r.name}.{notation.SET_OPS[op]}"
+            return self.elab(notation.call(fn, [NodeExpr(lhs), e.rhs], e.pos), expected, sc)
         raise Unsupported(f"operator {op}", e.pos)
 
     def compose(self, e: A.BinOp, expected: Type | None, sc: Scope) -> ir.Node:
@@ -1063,7 +1078,7 @@ class Elaborator(SpecialsMixin, PatternsMixin, DoMixin):
             self.postpone("type of the collection in ∈ is not known", pos)
         if not isinstance(r, TCon):
             raise ElabError(f"∈ on {self.show(r)}", pos)
-        if r.name in ("List", "Array", "Std.HashSet"):
+        if r.name in ("List", "Array", "Std.HashSet", "Finset"):
             elem = r.args[0]
         elif r.name == "Std.HashMap":
             elem = r.args[0]

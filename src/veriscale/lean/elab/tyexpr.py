@@ -105,7 +105,7 @@ def to_type(e: A.Expr, names: TypeNames) -> Type:
             tv = names.auto.setdefault(name, TVar(name))
             return tv
         if found is None:
-            if name in ("Fin", "Subtype", "Set", "Finset", "Multiset", "Real", "Rat", "Nat.Primes"):
+            if name in ("Fin", "Subtype", "Set", "Multiset", "Real", "Rat", "Nat.Primes"):
                 raise Unsupported(f"type {name} is not supported", head.pos)
             raise NotAType()
         canon, arity = found

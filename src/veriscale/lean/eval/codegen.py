@@ -33,6 +33,7 @@ from ..elab.scope import GlobalDef
 from ..errors import ElabError, Unsupported
 from .analysis import has_self_tail_call, is_self_call, param_types, rebinds, wants_memo
 from .freevars import free_vars
+from .guards import runtime_helpers as guard_helpers
 from .quant import find_domain, unbounded_domain
 from .unbounded import domain_code as unbounded_domain_code
 from .unbounded import runtime_helpers as unbounded_helpers
@@ -126,6 +127,7 @@ class Compiler:
         self.sources: list[str] = []  # generated code, for debugging
         ns["_unbounded"] = unbounded_domain
         ns.update(unbounded_helpers())
+        ns.update(guard_helpers())
         ns.setdefault("_memos", [])
         ns["_MISS"] = _MISS
         cell = [0]
@@ -1009,6 +1011,15 @@ class FnGen:
                 if _name(n.var_ty) == "Nat":
                     lo = f"max(0, {lo})"
             dom = f"range({lo}, {hi})"
+        elif d.kind == "enum":
+            assert d.guard is not None and d.guard.coll is not None
+            dom = f"_g{d.guard.gen}({self.ex(d.guard.coll)})"
+        elif d.kind == "support":
+            assert d.guard is not None
+            colls = "".join(f"{self.ex(c)}, " for c in d.guard.colls)
+            pts = "".join(f"{self.ex(p)}, " for p in d.guard.points)
+            kc = self.c.const(n.var_ty, ("type", n.var_ty))
+            dom = f"_gsupport(({colls}), ({pts}), {kc})"
         else:
             dom = unbounded_domain_code(self, n)
             if dom is None:
