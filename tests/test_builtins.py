@@ -682,6 +682,8 @@ CASES: list[tuple] = [
     ("Finset.sdiff", ((1, 3), (2, 3)), (1,)),
     ("Finset.Nonempty", ((),), False),
     ("Finset.sup", ((1, 5, 2), F1(lambda x: x)), 5),
+    ("Even", (-4,), True),
+    ("Odd", (-3,), True),
 ]
 
 

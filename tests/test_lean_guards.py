@@ -12,7 +12,6 @@ from veriscale.lean.limits import Limits
 from veriscale.values.types import BOOL, parse_type
 
 
-
 def _engine(postcond: str, params: list[tuple[str, str]], fuel: int | None = None) -> NativeTaskEngine:
     lim = Limits(seconds=20.0) if fuel is None else Limits(seconds=20.0, fuel=fuel)
     return NativeTaskEngine(

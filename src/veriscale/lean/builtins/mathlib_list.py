@@ -112,3 +112,19 @@ def of_digits(b: Any, ds: tuple) -> Any:
 def coprime(m: int, n: int) -> bool:
     """``Nat.gcd m n = 1``."""
     return math.gcd(m, n) == 1
+
+
+@define("Even", "α → Prop", "n")
+def even(n: Any) -> bool:
+    """Mathlib's ``Even n`` (``∃ r, n = r + r``) on Nat/Int: ``n % 2 = 0``."""
+    if type(n) is not int:
+        raise TypeError("Even is supported on Nat and Int")
+    return n % 2 == 0
+
+
+@define("Odd", "α → Prop", "n")
+def odd(n: Any) -> bool:
+    """Mathlib's ``Odd n`` (``∃ m, n = 2 * m + 1``) on Nat/Int: ``n % 2 = 1``."""
+    if type(n) is not int:
+        raise TypeError("Odd is supported on Nat and Int")
+    return n % 2 == 1

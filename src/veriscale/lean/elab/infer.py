@@ -346,6 +346,17 @@ class Elaborator(SpecialsMixin, PatternsMixin, DoMixin):
 
     def e_Typed(self, e: A.Typed, expected: Type | None, sc: Scope) -> ir.Node:
         t = self.to_type(e.type, sc)
+        if self.may_postpone and isinstance(e.expr, A.Ident):
+            # ``(i : Int)`` on a binder whose type is still unknown (``fun i => (i : Int) + 1`` as the
+            # first argument of ``List.map``): unifying now would fix the binder to ``Int`` before the
+            # later argument (``List.range n : List Nat``) fixes it to ``Nat``. The ascription keeps
+            # its type ``t`` and waits; once the binder's type is known, a coercion is inserted as Lean
+            # does, and if it never becomes known the forced round unifies as before.
+            loc = sc.lookup(e.expr.name)
+            if isinstance(loc, Local) and is_meta(self.mc.resolve(loc.ty)):
+                node = ir.Postponed(t, None, e, sc, t)
+                self.postponed.append(node)
+                return node
         return self.expect(e.expr, t, sc)
 
     def e_Range(self, e: A.Range, expected: Type | None, sc: Scope) -> ir.Node:
@@ -1140,9 +1151,21 @@ class Elaborator(SpecialsMixin, PatternsMixin, DoMixin):
     def e_Quant(self, e: A.Quant, expected: Type | None, sc: Scope) -> ir.Node:
         pat = e.pat
         vty: Type | None = None
+        prop_ty: A.Expr | None = None
         while isinstance(pat, A.PTyped):
             vty = self.binder_type(pat.type, sc)
+            prop_ty = pat.type
             pat = pat.pat
+        if e.type is not None:
+            prop_ty = e.type
+        if prop_ty is not None and e.bound is None and self.binder_type(prop_ty, sc) == PROOF:
+            # ``∀ (h : P), Q`` is ``P → Q``; ``∃ (h : P), Q`` is ``P ∧ Q`` (proofs are irrelevant)
+            hyp = self.expect(prop_ty, PROP, sc)
+            inner_sc = sc
+            if isinstance(pat, A.PVar):
+                inner_sc = sc.bind(pat.name, Local(self.new_name(pat.name), PROOF, proof=True))
+            rest = self.expect(e.body, PROP, inner_sc)
+            return ir.Prim(PROP, "implies" if e.kind == "∀" else "and", [hyp, rest], PROP)
         if e.type is not None:
             t = self.binder_type(e.type, sc)
             if vty is not None and not self.mc.unify(vty, t):

@@ -24,6 +24,8 @@ PROOF = TCon("Proof")
 _BUILTIN_TYPES: dict[str, tuple[str, int]] = {
     name: (name, arity) for name, arity in TYPE_CONSTRUCTORS.items()
 }
+# Mathlib's notations for the number types
+_BUILTIN_TYPES.update({"ℕ": ("Nat", 0), "ℤ": ("Int", 0)})
 
 
 class NotAType(Exception):
