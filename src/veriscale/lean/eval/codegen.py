@@ -66,7 +66,7 @@ _ARITH: dict[str, dict[str, str]] = {
     "Nat": {
         "add": "({a} + {b})",
         "sub": "_nsub({a}, {b})",
-        "mul": "({a} * {b})",
+        "mul": "_imul({a}, {b})",
         "div": "_ndiv({a}, {b})",
         "mod": "_nmod({a}, {b})",
         "pow": "_npow({a}, {b})",
@@ -79,7 +79,7 @@ _ARITH: dict[str, dict[str, str]] = {
     "Int": {
         "add": "({a} + {b})",
         "sub": "({a} - {b})",
-        "mul": "({a} * {b})",
+        "mul": "_imul({a}, {b})",
         "div": "_idiv({a}, {b})",
         "mod": "_imod({a}, {b})",
         "pow": "_npow({a}, {b})",

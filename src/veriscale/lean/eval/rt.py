@@ -100,6 +100,7 @@ NAMESPACE: dict[str, Any] = {
     "_idiv": ops.int_div,
     "_imod": ops.int_mod,
     "_npow": ops.nat_pow,
+    "_imul": ops.int_mul,
     "_fdiv": ops.float_div,
     "_fpow": ops.float_pow,
     "_nshl": ops.nat_shiftl,
