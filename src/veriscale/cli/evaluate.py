@@ -104,6 +104,7 @@ def evaluate_cmd(
     """
     from ..engines.factory import ENGINE_NAMES
     from ..evaluate.errors import LABELS, ErrorCategory
+    from ..evaluate.gaps import engine_gaps, format_gaps
     from ..evaluate.generations import convert_verina_output, read_generations
     from ..evaluate.harness import EvalOptions, evaluate_generations, resolve_suites
     from ..evaluate.passk import parse_exclusions
@@ -197,6 +198,8 @@ def evaluate_cmd(
             shown = ", ".join(f"{LABELS[ErrorCategory(c)]}: {n}" for c, n in sorted(errs.items()))
             who = entry["suite"] + (f" ({entry['model']})" if entry["model"] else "")
             typer.echo(f"non-passing metric results on {who}: {shown}")
+    for line in format_gaps(engine_gaps(r.to_json() for r in run.results)):
+        typer.echo(f"engine gaps behind UNKNOWN results: {line}")
     for s in summary["suites"]:
         if s["n_tasks_without_generations"]:
             typer.echo(
