@@ -149,3 +149,15 @@ def test_exponential_domain_is_charged_fuel() -> None:
     v = te.postcondition({"xs": tuple(range(40))}, True)
     assert v.truth is Truth.UNKNOWN
     assert "steps" in v.reason
+
+
+def test_support_of_the_conclusion_decides_when_it_holds_outside() -> None:
+    pairs = [{"xs": a, "ys": b} for a, b in zip(_lists(10, 40), _lists(11, 40), strict=True)]
+    pairs += [{"xs": a, "ys": tuple(sorted(a))} for a in _lists(12, 20)]
+    params = [("xs", "List Int"), ("ys", "List Int")]
+    even_counts = lambda xs, ys: all(xs.count(x) == ys.count(x) for x in set(xs) | set(ys) if x % 2 == 0)  # noqa: E731
+    _check("∀ x, x % 2 = 0 → ys.count x = xs.count x", params, pairs, even_counts)
+    _check("∀ x, x > 0 → x ∈ xs → x ∈ ys", params, pairs, lambda xs, ys: all(x in ys for x in xs if x > 0))
+    # outside the support the conclusion is false: the hypotheses would have to decide; UNKNOWN
+    te = _engine("∀ x, x % 2 = 0 → ys.count x = xs.count x + 1", params)
+    assert te.postcondition({"xs": (1, 2), "ys": (2,)}, True).truth is Truth.UNKNOWN

@@ -1020,6 +1020,23 @@ class FnGen:
             pts = "".join(f"{self.ex(p)}, " for p in d.guard.points)
             kc = self.c.const(n.var_ty, ("type", n.var_ty))
             dom = f"_gsupport(({colls}), ({pts}), {kc})"
+        elif d.kind == "support_part":
+            # the part C decides outside the support only if C(fresh) is true (∀) / false (∃)
+            assert d.guard is not None and d.guard.coll is not None
+            colls = "".join(f"{self.ex(c)}, " for c in d.guard.colls)
+            pts = "".join(f"{self.ex(p)}, " for p in d.guard.points)
+            kc = self.c.const(n.var_ty, ("type", n.var_ty))
+            sp = self.tmp("sp")
+            self.emit(f"{sp}, {n.var} = _gsupport_part(({colls}), ({pts}), {kc})")
+            self.emit(f"if {n.var} is not _GNOFRESH:")
+            self.ind += 1
+            cv = self.ex(d.guard.coll)
+            want = "not " if n.kind == "∀" else ""
+            msg = f"{n.kind} over {_name(n.var_ty) or n.var_ty}: the part outside the support of its conclusion is not finite"
+            self.emit(f"if {want}{cv}:")
+            self.emit(f"    _gundecided({msg!r})")
+            self.ind -= 1
+            dom = sp
         else:
             dom = unbounded_domain_code(self, n)
             if dom is None:

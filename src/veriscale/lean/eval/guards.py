@@ -266,7 +266,8 @@ def _append_end(side: Any, var: str) -> str | None:
 # ---------------------------------------------------------------- finite support
 
 
-def _support(q: ir.Quant) -> GuardDomain | None:
+def _support(q: ir.Quant, target: Any) -> GuardDomain | None:
+    """Support atoms of ``q.var`` in ``target`` (the body, or one part of it), if every occurrence is one."""
     var = q.var
     outer = free_vars(q)
     colls: list[ir.Node] = []
@@ -335,12 +336,39 @@ def _support(q: ir.Quant) -> GuardDomain | None:
                 if isinstance(v, list | tuple) or hasattr(v, "__dataclass_fields__"):
                     walk(v)
 
-    walk(q.body)
+    walk(target)
     if not ok or not (colls or points):
         return None
-    if var not in free_vars(q.body):
+    if var not in free_vars(target):
         return None
     return GuardDomain("support", colls=colls, points=points)
+
+
+def _guarded_support(q: ir.Quant) -> GuardDomain | None:
+    """Rule 3 on one part ``C`` of the body: the conclusion of a ``∀`` chain ``H → … → C``, or a
+    conjunct ``C`` of an ``∃`` body. For ``x`` outside the support ``S`` of ``C``, ``C(x) = C(fresh)``;
+    if ``C(fresh)`` is true (``∀``) / false (``∃``), the body is true / false at every such ``x``, so
+    ``S`` decides the quantifier. The generated code checks ``C(fresh)`` first and answers UNKNOWN
+    when it does not hold (then the hypotheses alone would have to decide, which is not finite)."""
+    body = _strip(q.body)
+    if q.kind == "∀":
+        if not (isinstance(body, ir.Prim) and body.op == "implies"):
+            return None
+        while isinstance(body, ir.Prim) and body.op == "implies":
+            body = _strip(body.args[1])
+        parts = [body]
+    else:
+        parts = []
+        _split_and(body, parts)
+        if len(parts) < 2:
+            return None
+    for c in parts:
+        d = _support(q, c)
+        if d is not None:
+            d.kind = "support_part"
+            d.coll = c
+            return d
+    return None
 
 
 # ------------------------------------------------------------------ entry point
@@ -366,7 +394,10 @@ def guard_domain(q: ir.Quant) -> GuardDomain | None:
     d = _structural(atoms, q.var, chain, vty)
     if d is not None:
         return d
-    return _support(q)
+    d = _support(q, q.body)
+    if d is not None:
+        return d
+    return _guarded_support(q)
 
 
 # ------------------------------------------------------------- runtime helpers
@@ -444,6 +475,16 @@ def fresh_value(t: Type, avoid: list[Any]) -> Any:
 
 def _support_values(colls: tuple, points: tuple, t: Type) -> list[Any]:
     """Members and points (first occurrence order, no repeats) and one fresh value of ``t``."""
+    out = _support_base(colls, points, t)
+    try:
+        out.append(fresh_value(t, out))
+    except _NoFresh:
+        pass
+    return out
+
+
+def _support_base(colls: tuple, points: tuple, t: Type) -> list[Any]:
+    """Members and points, first occurrence order, no repeats (Nat: the non-negative ones)."""
     out: list[Any] = []
     seen: set[Any] = set()
 
@@ -464,11 +505,30 @@ def _support_values(colls: tuple, points: tuple, t: Type) -> list[Any]:
         add(p)
     if _tname(t) == "Nat":
         out = [v for v in out if isinstance(v, int) and v >= 0]
-    try:
-        out.append(fresh_value(t, out))
-    except _NoFresh:
-        pass
     return out
+
+
+def _support_part(colls: tuple, points: tuple, t: Type) -> tuple[list[Any], Any]:
+    """The support values, and a fresh value outside them (``_NO_FRESH`` when the type has none)."""
+    vals = _support_base(colls, points, t)
+    try:
+        return vals, fresh_value(t, vals)
+    except _NoFresh:
+        return vals, _NO_FRESH
+
+
+class _NoFreshValue:
+    def __repr__(self) -> str:
+        return "_NO_FRESH"
+
+
+_NO_FRESH: Any = _NoFreshValue()
+
+
+def _undecided(msg: str) -> None:
+    from ..errors import Undecided
+
+    raise Undecided(msg)
 
 
 def runtime_helpers() -> dict[str, Any]:
@@ -480,4 +540,7 @@ def runtime_helpers() -> dict[str, Any]:
         "_ginfixes": _infixes,
         "_gperms": _perms,
         "_gsupport": _support_values,
+        "_gsupport_part": _support_part,
+        "_gundecided": _undecided,
+        "_GNOFRESH": _NO_FRESH,
     }
