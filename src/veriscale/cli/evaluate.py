@@ -105,6 +105,7 @@ def evaluate_cmd(
 
     CodeGen counts a timed-out run as a failure (Verina's harness counts it as a pass).
     """
+    from ..evaluate.gaps import engine_gaps, format_gaps
     from ..evaluate.generations import convert_verina_output, read_generations
     from ..evaluate.harness import EvalOptions, evaluate_generations, resolve_suites
     from ..evaluate.report import comparison_tables, write_outputs
@@ -200,6 +201,8 @@ def evaluate_cmd(
             shown = ", ".join(f"{LABELS[ErrorCategory(c)]}: {n}" for c, n in sorted(errs.items()))
             who = entry["suite"] + (f" ({entry['model']})" if entry["model"] else "")
             typer.echo(f"non-passing metric results on {who}: {shown}")
+    for line in format_gaps(engine_gaps(r.to_json() for r in run.results)):
+        typer.echo(f"engine gaps behind UNKNOWN results: {line}")
     for s in summary["suites"]:
         if s["n_tasks_without_generations"]:
             typer.echo(

@@ -231,7 +231,7 @@ def default_value(t: Type, struct_defaults: dict[str, Any] | None = None) -> Any
         return "A"
     if name == "String":
         return ""
-    if name in ("List", "Array", "Unit"):
+    if name in ("List", "Array", "Unit", "Finset"):
         return ()
     if name == "Option":
         return None

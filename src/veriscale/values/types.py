@@ -17,6 +17,7 @@ __all__ = [
     "NAT",
     "PROP",
     "STRING",
+    "TYPE_CONSTRUCTORS",
     "UINT8",
     "UNIT",
     "TCon",
@@ -111,26 +112,34 @@ def fun_of(*ts: Type) -> Type:
     return res
 
 
-# name -> (canonical name, arity)
+# The one table of type constructors, shared with the Lean elaborator
+# (``lean/elab/tyexpr.py``): canonical name -> arity.
+TYPE_CONSTRUCTORS: dict[str, int] = {
+    "Nat": 0,
+    "Int": 0,
+    "Bool": 0,
+    "Prop": 0,
+    "Char": 0,
+    "String": 0,
+    "Float": 0,
+    "UInt8": 0,
+    "Unit": 0,
+    "List": 1,
+    "Array": 1,
+    "Option": 1,
+    "Prod": 2,
+    "Std.HashMap": 2,
+    "Std.HashSet": 1,
+    "String.Iterator": 0,
+    "Std.Range": 0,
+    "Finset": 1,
+}
+
+# Dataset signatures are written after ``open Std``, so the short names are accepted here too
+# (the elaborator accepts them only where ``Std`` is open).
 _CONSTRUCTORS: dict[str, tuple[str, int]] = {
-    "Nat": ("Nat", 0),
-    "Int": ("Int", 0),
-    "Bool": ("Bool", 0),
-    "Prop": ("Prop", 0),
-    "Char": ("Char", 0),
-    "String": ("String", 0),
-    "Float": ("Float", 0),
-    "UInt8": ("UInt8", 0),
-    "Unit": ("Unit", 0),
-    "List": ("List", 1),
-    "Array": ("Array", 1),
-    "Option": ("Option", 1),
-    "Prod": ("Prod", 2),
-    "HashMap": ("Std.HashMap", 2),
-    "Std.HashMap": ("Std.HashMap", 2),
-    "HashSet": ("Std.HashSet", 1),
-    "Std.HashSet": ("Std.HashSet", 1),
-    "String.Iterator": ("String.Iterator", 0),
+    **{name: (name, arity) for name, arity in TYPE_CONSTRUCTORS.items()},
+    **{name[4:]: (name, TYPE_CONSTRUCTORS[name]) for name in ("Std.HashMap", "Std.HashSet")},
 }
 
 

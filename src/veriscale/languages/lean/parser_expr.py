@@ -83,6 +83,15 @@ BINOPS: dict[str, tuple[int, int, int, str]] = {
     "≥": (50, 51, 51, "≥"),
     ">=": (50, 51, 51, "≥"),
     "∣": (50, 51, 51, "∣"),
+    "<+": (50, 50, 51, "<+"),
+    "<+:": (50, 50, 51, "<+:"),
+    "<:+": (50, 50, 51, "<:+"),
+    "<:+:": (50, 50, 51, "<:+:"),
+    "~": (50, 50, 51, "~"),
+    "∪": (65, 65, 66, "∪"),
+    "∩": (70, 70, 71, "∩"),
+    "\\": (70, 71, 71, "\\"),
+    "<|>": (20, 20, 21, "<|>"),
     "∈": (50, 50, 50, "∈"),
     "∉": (50, 50, 50, "∉"),
     "∧": (35, 36, 35, "∧"),
@@ -102,7 +111,7 @@ BINOPS: dict[str, tuple[int, int, int, str]] = {
 }
 
 # Operators outside the fragment: reported instead of silently misparsed.
-_UNSUPPORTED_OPS = frozenset({"▸", ">>=", "<$>", "<|>", ">>", "<;>"})
+_UNSUPPORTED_OPS = frozenset({"▸", ">>=", "<$>", ">>", "<;>"})
 
 # binder predicates of `∀ x ∈ s, p` / `∃ i < n, p`
 _BINDER_PREDS = frozenset({"∈", "∉", "<", "≤", ">", "≥", "≠", "⊆", "⊂"})
@@ -380,6 +389,8 @@ class ExprParser(PatternParser):
         if v in ("∀", "∃"):
             self.need(LEAD, rbp, t)
             return self.quantifier(str(v)), LEAD
+        if v in ("∑", "∏"):
+            return self.big_operator(str(v)), MAX
         if v in ("¬", "!"):
             self.advance()
             return UnOp(str(v), self.term(40), pos), MAX
@@ -763,6 +774,40 @@ class ExprParser(PatternParser):
         for pat, ty, bound in reversed(flat):
             body = Quant(kind, pat, ty, bound, body, tok.pos)
         return body
+
+    def big_operator(self, op: str) -> Expr:
+        """Mathlib's ``∑ x ∈ s, f x`` / ``∏ x ∈ s, f x`` (also the older ``∑ x in s, f x``) as
+        ``Finset.sum s (fun x => f x)`` / ``Finset.prod``; the body is parsed at precedence 67,
+        as Mathlib's notation does, so ``∑ i ∈ s, f i + 1`` is ``(∑ i ∈ s, f i) + 1``."""
+        tok = self.advance()
+        t = self.peek()
+        if t.is_sym("("):
+            binders = self.binder_group("explicit", ")")
+            if len(binders) != 1:
+                raise self.error(f"'{op}' over several binders is not supported", t)
+            binder = binders[0]
+        elif t.kind == "ident" or t.is_sym("_"):
+            self.advance()
+            pat = PWild(t.pos) if t.is_sym("_") else PVar(str(t.value), t.pos)
+            ty: Expr | None = None
+            if self.at_sym(":"):
+                self.advance()
+                ty = self.term(51)
+            binder = Binder(pat, ty, "explicit", t.pos)
+        else:
+            raise self.error(f"expected a binder after '{op}'")
+        nt = self.peek()
+        if not (nt.is_sym("∈") or (nt.kind in ("ident", "kw") and nt.value == "in")):
+            raise self.error(f"'{op}' needs a finite set: '{op} x ∈ s, …' (sums over a type are not supported)", nt)
+        self.advance()
+        dom = self.term(0)
+        if not self.at_sym(","):
+            raise self.error(f"expected ',' after the domain of '{op}'")
+        self.advance()
+        body = self.term(67)
+        fn = "Finset.sum" if op == "∑" else "Finset.prod"
+        lam = Lam([binder], body, tok.pos)
+        return App(Ident(fn, tok.pos), [Arg(dom), Arg(lam)], tok.pos)
 
     # -------------------------------------------------------- let / have
     def opt_semicolon(self) -> None:

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from . import array as _array
 from . import char as _char
+from . import finset as _finset
 from . import float as _float
 from . import hashmap as _hashmap
 from . import list as _list
+from . import mathlib_list as _mathlib_list
 from . import misc as _misc
 from . import nat_int as _nat_int
 from . import ops, optional
@@ -26,7 +28,20 @@ from .registry import BUILTINS, Builtin, builtin, lookup
 
 __all__ = ["BUILTINS", "Builtin", "builtin", "load_all", "lookup", "ops", "optional"]
 
-_MODULES = (_array, _char, _float, _hashmap, _list, _misc, _nat_int, _option, _prod, _string)
+_MODULES = (
+    _array,
+    _char,
+    _finset,
+    _float,
+    _hashmap,
+    _list,
+    _mathlib_list,
+    _misc,
+    _nat_int,
+    _option,
+    _prod,
+    _string,
+)
 
 
 def load_all() -> dict[str, Builtin]:

@@ -114,6 +114,25 @@ def _guard_bits(bits: int) -> None:
         limits.current().check_size(bits // 64)
 
 
+def _mul_cost(la: int, lb: int) -> int:
+    """Fuel for multiplying integers of ``la`` and ``lb`` bits: CPython multiplies by Karatsuba,
+    about ``small^0.585 · big`` word operations; 40 of them count as one step (one million steps
+    take roughly 0.5–1 s, like the evaluator's other steps)."""
+    small, big = (la, lb) if la <= lb else (lb, la)
+    return int(((small >> 6) + 1) ** 0.585 * ((big >> 6) + 1)) // 40
+
+
+def int_mul(a: int, b: int) -> int:
+    """``a * b`` on Nat/Int, charged by operand size once the operands are big, so a candidate that
+    squares a number again and again runs out of fuel instead of blocking in one multiplication."""
+    la = a.bit_length()
+    lb = b.bit_length()
+    if la + lb > 8192:
+        _guard_bits(la + lb)
+        limits.current().charge(_mul_cost(la, lb))
+    return a * b
+
+
 # ------------------------------------------------------------------ Nat / Int
 
 
@@ -206,7 +225,13 @@ def nat_shiftr(a: int, n: int) -> int:
 
 
 def int_str(n: int) -> str:
-    """Decimal digits of any int (Python refuses ``str`` beyond 4300 digits by default)."""
+    """Decimal digits of any int (Python refuses ``str`` beyond 4300 digits by default).
+
+    CPython's conversion takes time quadratic in the number's size, so a big number is charged
+    fuel for it first (``words² / 100``; a 5-million-bit number costs about 76 million steps)."""
+    bits = n.bit_length()
+    if bits > _BIG_RESULT_BITS:
+        limits.current().charge(((bits >> 6) + 1) ** 2 // 100)
     try:
         return str(n)
     except ValueError:

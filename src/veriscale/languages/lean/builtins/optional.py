@@ -15,8 +15,8 @@ arguments than the required ones give a ``Fn``) and over-application.
 ``PARAMS[name].names`` gives the parameter names for named arguments such as
 ``nums.foldl (init := []) f``; ``bind_named`` places them.
 
-Every builtin module registers through ``define`` (a thin layer over
-``registry.builtin``) so that this table is complete.
+Every builtin module registers through ``define`` (a thin layer over the one
+registration path ``registry.register``, which charges fuel) so that this table is complete.
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from veriscale.values.runtime import Fn, call
-from veriscale.values.types import TCon, TFun, TVar, Type, parse_type
+from veriscale.values.types import TCon, TFun, Type, parse_type
 
-from .registry import BUILTINS, Builtin, builtin
+from .registry import BUILTINS, Builtin, register
 
 __all__ = [
     "NO_DEFAULT",
@@ -111,17 +111,8 @@ def define(
                 parse_type(sig, type_vars=_TYPE_VARS) if isinstance(t, str) else t, len(proof_names)
             )
         if isinstance(t, str):
-            builtin(name, t, inhabited=inhabited, arity=arity)(impl)
-        else:
-            if name in BUILTINS:
-                raise ValueError(f"builtin {name} registered twice")
-            BUILTINS[name] = Builtin(
-                name=name,
-                sig=t,
-                impl=impl,
-                inhabited=TVar(inhabited) if inhabited else None,
-                arity=_count_arrows(t) if arity is None else arity,
-            )
+            t = parse_type(t, type_vars=_TYPE_VARS)
+        register(name, t, impl, inhabited=inhabited, arity=arity)
         n = BUILTINS[name].arity
         names = tuple(params.split()) + tuple(proof_names) if params else tuple(f"a{i + 1}" for i in range(n))
         if len(names) != n:
@@ -149,14 +140,6 @@ def _with_proofs(t: Type, k: int) -> Type:
     for p in reversed([*params, *([PROOF] * k)]):
         t = TFun(p, t)
     return t
-
-
-def _count_arrows(t: Type) -> int:
-    n = 0
-    while isinstance(t, TFun):
-        n += 1
-        t = t.res
-    return n
 
 
 def param_info(name: str) -> ParamInfo | None:

@@ -26,7 +26,7 @@ from typing import Any
 from veriscale.runtime import limits
 from veriscale.values.types import TVar, Type, parse_type
 
-__all__ = ["BUILTINS", "Builtin", "builtin", "lookup", "self_charging"]
+__all__ = ["BUILTINS", "Builtin", "builtin", "lookup", "register", "self_charging"]
 
 _TYPE_VARS = frozenset("αβγδεσ")
 
@@ -64,19 +64,27 @@ def builtin(
     """
 
     def deco(impl: Callable[..., Any]) -> Callable[..., Any]:
-        t = parse_type(sig, type_vars=_TYPE_VARS)
-        if name in BUILTINS:
-            raise ValueError(f"builtin {name} registered twice")
-        BUILTINS[name] = Builtin(
-            name=name,
-            sig=t,
-            impl=_charging(impl),
-            inhabited=TVar(inhabited) if inhabited else None,
-            arity=_arity(t) if arity is None else arity,
-        )
+        register(name, parse_type(sig, type_vars=_TYPE_VARS), impl, inhabited=inhabited, arity=arity)
         return impl
 
     return deco
+
+
+def register(
+    name: str, t: Type, impl: Callable[..., Any], *, inhabited: str | None = None, arity: int | None = None
+) -> Builtin:
+    """The one registration path: every builtin is entered here, wrapped so that it is charged fuel."""
+    if name in BUILTINS:
+        raise ValueError(f"builtin {name} registered twice")
+    b = Builtin(
+        name=name,
+        sig=t,
+        impl=_charging(impl),
+        inhabited=TVar(inhabited) if inhabited else None,
+        arity=_arity(t) if arity is None else arity,
+    )
+    BUILTINS[name] = b
+    return b
 
 
 def self_charging(impl: Callable[..., Any]) -> Callable[..., Any]:

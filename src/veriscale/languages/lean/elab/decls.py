@@ -17,7 +17,7 @@ from .. import ast as A
 from ..errors import ElabError, Unsupported
 from . import ir
 from .env import Env
-from .infer import Elaborator, WhereBlock, fun_type
+from .infer import Elaborator, WhereBlock
 from .scope import DeclCtx, GlobalDef, Local, Scope, StructDef
 from .tyexpr import PROOF, NotAType, TypeNames, is_type_var_binder, to_type
 from .zonk import zonk_node
@@ -309,8 +309,3 @@ def _pat_name(p: A.Pattern) -> str:
     if isinstance(p, A.PVar):
         return p.name
     return "_"
-
-
-def fun_sig_type(g: GlobalDef) -> Type:
-    assert g.ret is not None
-    return fun_type([t for _, t in g.params], g.ret)

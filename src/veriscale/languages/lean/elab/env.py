@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from veriscale.values.types import Type
-
 from .. import ast as A
 from ..builtins import registry
 from ..errors import ElabError, LeanError
@@ -147,6 +145,3 @@ class Env:
         if sd is None or sd.beq_key is None:
             return None
         return self.by_key.get(sd.beq_key)
-
-    def all_types(self) -> list[Type]:  # pragma: no cover - debugging aid
-        return []

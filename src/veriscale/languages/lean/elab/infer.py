@@ -39,7 +39,7 @@ from veriscale.values.types import (
 from .. import ast as A
 from ..builtins import optional
 from ..errors import ElabError, Unsupported
-from . import ir
+from . import ir, notation
 from .astx import NodeExpr, Postpone, WhereBlock, is_proofish
 from .coerce import find_coe
 from .doblock import DoMixin
@@ -347,6 +347,17 @@ class Elaborator(SpecialsMixin, PatternsMixin, DoMixin):
 
     def e_Typed(self, e: A.Typed, expected: Type | None, sc: Scope) -> ir.Node:
         t = self.to_type(e.type, sc)
+        if self.may_postpone and isinstance(e.expr, A.Ident):
+            # ``(i : Int)`` on a binder whose type is still unknown (``fun i => (i : Int) + 1`` as the
+            # first argument of ``List.map``): unifying now would fix the binder to ``Int`` before the
+            # later argument (``List.range n : List Nat``) fixes it to ``Nat``. The ascription keeps
+            # its type ``t`` and waits; once the binder's type is known, a coercion is inserted as Lean
+            # does, and if it never becomes known the forced round unifies as before.
+            loc = sc.lookup(e.expr.name)
+            if isinstance(loc, Local) and is_meta(self.mc.resolve(loc.ty)):
+                node = ir.Postponed(t, None, e, sc, t)
+                self.postponed.append(node)
+                return node
         return self.expect(e.expr, t, sc)
 
     def e_Range(self, e: A.Range, expected: Type | None, sc: Scope) -> ir.Node:
@@ -1044,6 +1055,21 @@ class Elaborator(SpecialsMixin, PatternsMixin, DoMixin):
             raise ElabError("a type (×) used as a value", e.pos)
         if op == "∘":
             return self.compose(e, expected, sc)
+        if op in notation.STRUCTURAL_OPS:
+            return self.elab(notation.call(notation.STRUCTURAL_OPS[op], [e.lhs, e.rhs], e.pos), expected, sc)
+        if op == "∣":
+            return self.elab(notation.dvd(e), expected, sc)
+        if op == "<|>":
+            return self.elab(notation.or_else(e), expected, sc)
+        if op in notation.SET_OPS:
+            lhs = self.elab(e.lhs, None, sc)
+            r = self.mc.resolve(lhs.ty)
+            if is_meta(r):
+                self.postpone(f"type of the left operand of {op} is not known", e.pos)
+            if not isinstance(r, TCon) or r.name not in ("List", "Finset"):
+                raise Unsupported(f"operator {op} on {self.show(r)}", e.pos)
+            fn = f"{r.name}.{notation.SET_OPS[op]}"
+            return self.elab(notation.call(fn, [NodeExpr(lhs), e.rhs], e.pos), expected, sc)
         raise Unsupported(f"operator {op}", e.pos)
 
     def compose(self, e: A.BinOp, expected: Type | None, sc: Scope) -> ir.Node:
@@ -1064,7 +1090,7 @@ class Elaborator(SpecialsMixin, PatternsMixin, DoMixin):
             self.postpone("type of the collection in ∈ is not known", pos)
         if not isinstance(r, TCon):
             raise ElabError(f"∈ on {self.show(r)}", pos)
-        if r.name in ("List", "Array", "Std.HashSet"):
+        if r.name in ("List", "Array", "Std.HashSet", "Finset"):
             elem = r.args[0]
         elif r.name == "Std.HashMap":
             elem = r.args[0]
@@ -1126,9 +1152,21 @@ class Elaborator(SpecialsMixin, PatternsMixin, DoMixin):
     def e_Quant(self, e: A.Quant, expected: Type | None, sc: Scope) -> ir.Node:
         pat = e.pat
         vty: Type | None = None
+        prop_ty: A.Expr | None = None
         while isinstance(pat, A.PTyped):
             vty = self.binder_type(pat.type, sc)
+            prop_ty = pat.type
             pat = pat.pat
+        if e.type is not None:
+            prop_ty = e.type
+        if prop_ty is not None and e.bound is None and self.binder_type(prop_ty, sc) == PROOF:
+            # ``∀ (h : P), Q`` is ``P → Q``; ``∃ (h : P), Q`` is ``P ∧ Q`` (proofs are irrelevant)
+            hyp = self.expect(prop_ty, PROP, sc)
+            inner_sc = sc
+            if isinstance(pat, A.PVar):
+                inner_sc = sc.bind(pat.name, Local(self.new_name(pat.name), PROOF, proof=True))
+            rest = self.expect(e.body, PROP, inner_sc)
+            return ir.Prim(PROP, "implies" if e.kind == "∀" else "and", [hyp, rest], PROP)
         if e.type is not None:
             t = self.binder_type(e.type, sc)
             if vty is not None and not self.mc.unify(vty, t):

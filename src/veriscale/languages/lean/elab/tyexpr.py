@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from veriscale.values.types import PROP, TCon, TFun, TVar, Type
+from veriscale.values.types import PROP, TYPE_CONSTRUCTORS, TCon, TFun, TVar, Type
 
 from .. import ast as A
 from ..errors import ElabError, Unsupported
@@ -20,26 +20,13 @@ __all__ = ["PROOF", "NotAType", "TypeNames", "to_type"]
 # The type of proof terms (never evaluated; represented by None at runtime).
 PROOF = TCon("Proof")
 
-# name -> (canonical, arity); names that need ``Std`` opened are listed separately.
+# name -> (canonical, arity): the shared table of ``values.types``; the short ``Std`` names
+# resolve only through ``open Std`` (``TypeNames.lookup`` tries the opened namespaces).
 _BUILTIN_TYPES: dict[str, tuple[str, int]] = {
-    "Nat": ("Nat", 0),
-    "Int": ("Int", 0),
-    "Bool": ("Bool", 0),
-    "Prop": ("Prop", 0),
-    "Char": ("Char", 0),
-    "String": ("String", 0),
-    "Float": ("Float", 0),
-    "UInt8": ("UInt8", 0),
-    "Unit": ("Unit", 0),
-    "List": ("List", 1),
-    "Array": ("Array", 1),
-    "Option": ("Option", 1),
-    "Prod": ("Prod", 2),
-    "Std.HashMap": ("Std.HashMap", 2),
-    "Std.HashSet": ("Std.HashSet", 1),
-    "String.Iterator": ("String.Iterator", 0),
-    "Std.Range": ("Std.Range", 0),
+    name: (name, arity) for name, arity in TYPE_CONSTRUCTORS.items()
 }
+# Mathlib's notations for the number types
+_BUILTIN_TYPES.update({"ℕ": ("Nat", 0), "ℤ": ("Int", 0)})
 
 
 class NotAType(Exception):
@@ -121,7 +108,7 @@ def to_type(e: A.Expr, names: TypeNames) -> Type:
             tv = names.auto.setdefault(name, TVar(name))
             return tv
         if found is None:
-            if name in ("Fin", "Subtype", "Set", "Finset", "Multiset", "Real", "Rat", "Nat.Primes"):
+            if name in ("Fin", "Subtype", "Set", "Multiset", "Real", "Rat", "Nat.Primes"):
                 raise Unsupported(f"type {name} is not supported", head.pos)
             raise NotAType()
         canon, arity = found

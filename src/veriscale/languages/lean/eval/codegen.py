@@ -34,6 +34,7 @@ from ..elab.scope import GlobalDef
 from ..errors import ElabError, Unsupported
 from .analysis import has_self_tail_call, is_self_call, param_types, rebinds, wants_memo
 from .freevars import free_vars
+from .guards import runtime_helpers as guard_helpers
 from .quant import find_domain, unbounded_domain
 from .unbounded import domain_code as unbounded_domain_code
 from .unbounded import runtime_helpers as unbounded_helpers
@@ -66,7 +67,7 @@ _ARITH: dict[str, dict[str, str]] = {
     "Nat": {
         "add": "({a} + {b})",
         "sub": "_nsub({a}, {b})",
-        "mul": "({a} * {b})",
+        "mul": "_imul({a}, {b})",
         "div": "_ndiv({a}, {b})",
         "mod": "_nmod({a}, {b})",
         "pow": "_npow({a}, {b})",
@@ -79,7 +80,7 @@ _ARITH: dict[str, dict[str, str]] = {
     "Int": {
         "add": "({a} + {b})",
         "sub": "({a} - {b})",
-        "mul": "({a} * {b})",
+        "mul": "_imul({a}, {b})",
         "div": "_idiv({a}, {b})",
         "mod": "_imod({a}, {b})",
         "pow": "_npow({a}, {b})",
@@ -127,6 +128,7 @@ class Compiler:
         self.sources: list[str] = []  # generated code, for debugging
         ns["_unbounded"] = unbounded_domain
         ns.update(unbounded_helpers())
+        ns.update(guard_helpers())
         ns.setdefault("_memos", [])
         ns["_MISS"] = _MISS
         cell = [0]
@@ -1010,6 +1012,32 @@ class FnGen:
                 if _name(n.var_ty) == "Nat":
                     lo = f"max(0, {lo})"
             dom = f"range({lo}, {hi})"
+        elif d.kind == "enum":
+            assert d.guard is not None and d.guard.coll is not None
+            dom = f"_g{d.guard.gen}({self.ex(d.guard.coll)})"
+        elif d.kind == "support":
+            assert d.guard is not None
+            colls = "".join(f"{self.ex(c)}, " for c in d.guard.colls)
+            pts = "".join(f"{self.ex(p)}, " for p in d.guard.points)
+            kc = self.c.const(n.var_ty, ("type", n.var_ty))
+            dom = f"_gsupport(({colls}), ({pts}), {kc})"
+        elif d.kind == "support_part":
+            # the part C decides outside the support only if C(fresh) is true (∀) / false (∃)
+            assert d.guard is not None and d.guard.coll is not None
+            colls = "".join(f"{self.ex(c)}, " for c in d.guard.colls)
+            pts = "".join(f"{self.ex(p)}, " for p in d.guard.points)
+            kc = self.c.const(n.var_ty, ("type", n.var_ty))
+            sp = self.tmp("sp")
+            self.emit(f"{sp}, {n.var} = _gsupport_part(({colls}), ({pts}), {kc})")
+            self.emit(f"if {n.var} is not _GNOFRESH:")
+            self.ind += 1
+            cv = self.ex(d.guard.coll)
+            want = "not " if n.kind == "∀" else ""
+            msg = f"{n.kind} over {_name(n.var_ty) or n.var_ty}: the part outside the support of its conclusion is not finite"
+            self.emit(f"if {want}{cv}:")
+            self.emit(f"    _gundecided({msg!r})")
+            self.ind -= 1
+            dom = sp
         else:
             dom = unbounded_domain_code(self, n)
             if dom is None:

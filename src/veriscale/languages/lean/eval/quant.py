@@ -26,6 +26,7 @@ from veriscale.values.types import TCon, Type
 from ..elab import ir
 from ..errors import Unsupported
 from .freevars import free_vars
+from .guards import GuardDomain, guard_domain
 
 __all__ = ["Domain", "find_domain", "unbounded_domain"]
 
@@ -43,6 +44,8 @@ class Domain:
     hi_incl: bool = False
     points: list[ir.Node] | None = None
     reason: str = ""
+    # kinds "enum" / "support": the domain found by ``guards.guard_domain``
+    guard: GuardDomain | None = None
 
 
 def _is_nat(t: Type) -> bool:
@@ -183,6 +186,11 @@ def find_domain(q: ir.Quant) -> Domain:
     d = _range_domain(b, vty)
     if d is not None:
         return d
+    g = guard_domain(q)
+    if g is not None:
+        if g.kind == "range":
+            return Domain("range", lo=g.lo, lo_strict=g.lo_strict, hi=g.hi, hi_incl=g.hi_incl)
+        return Domain(g.kind, guard=g)
     return Domain("unbounded", reason=f"no bound found for {q.kind} over {vty}")
 
 

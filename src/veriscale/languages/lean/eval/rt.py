@@ -63,10 +63,6 @@ def mem(x: Any, coll: Any) -> bool:
     return x in coll
 
 
-def npow(a: int, b: int) -> int:
-    return ops.nat_pow(a, b)
-
-
 def tostr(v: Any, t: Any) -> str:
     try:
         return ops.lean_to_string(t, v)
@@ -105,6 +101,7 @@ NAMESPACE: dict[str, Any] = {
     "_idiv": ops.int_div,
     "_imod": ops.int_mod,
     "_npow": ops.nat_pow,
+    "_imul": ops.int_mul,
     "_fdiv": ops.float_div,
     "_fpow": ops.float_pow,
     "_nshl": ops.nat_shiftl,

@@ -1,0 +1,67 @@
+"""The engine's gaps in one evaluation run: the most frequent unsupported names, constructs and
+undecided quantifier shapes behind UNKNOWN results, so users see at a glance what the native
+engine could not decide (and what to report or rewrite).
+
+Each (sample, metric) whose score is UNKNOWN with an engine category (``parse_error``,
+``unsupported_construct``, ``undecided``) contributes its first reason once. Reasons are reduced
+to a key: the name of ``unknown identifier 'X'`` / ``unknown constant 'X'`` / ``unknown type X``;
+the shape ``∀ over T`` of an unbounded quantifier; otherwise the message without its test prefix
+and source position.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+__all__ = ["GAP_KINDS", "engine_gaps", "format_gaps"]
+
+GAP_KINDS = ("unsupported names", "unsupported constructs", "undecided quantifiers")
+_ENGINE_CATEGORIES = ("parse_error", "unsupported_construct", "undecided")
+
+_PREFIX = re.compile(r"^(?:(?:test|reject|unexpected|input|row)\s*\d*[,:]\s*)+", re.IGNORECASE)
+_POSITION = re.compile(r"\s*\(at line \d+, column \d+\)\s*$")
+_NAME = re.compile(r"unknown (?:identifier|constant) '(.+?)'(?=\s|$)|unknown type (\S+)")
+_QUANT = re.compile(r"unbounded (?:quantifier )?([∀∃]) over ([^:]+?)(?::|$)")
+
+
+def _key(reason: str) -> tuple[str, str]:
+    text = _POSITION.sub("", _PREFIX.sub("", reason.strip()))
+    m = _NAME.search(text)
+    if m:
+        return "unsupported names", m.group(1) or m.group(2)
+    m = _QUANT.search(text)
+    if m:
+        return "undecided quantifiers", f"{m.group(1)} over {m.group(2).strip()}"
+    return "unsupported constructs", text[:120]
+
+
+def engine_gaps(records: Iterable[dict[str, Any]]) -> dict[str, Counter[str]]:
+    """Counts per gap kind over result records (``results.jsonl`` lines)."""
+    out: dict[str, Counter[str]] = {k: Counter() for k in GAP_KINDS}
+    for rec in records:
+        for m in rec.get("metrics", {}).values():
+            if m.get("score") != "UNKNOWN" or m.get("error") not in _ENGINE_CATEGORIES:
+                continue
+            reason = m.get("reason") or ""
+            if not reason:
+                continue
+            kind, key = _key(reason)
+            out[kind][key] += 1
+    return out
+
+
+def format_gaps(gaps: dict[str, Counter[str]], top: int = 8) -> list[str]:
+    """One line per non-empty gap kind: the ``top`` most frequent keys (ties by name)."""
+    lines = []
+    for kind in GAP_KINDS:
+        c = gaps[kind]
+        if not c:
+            continue
+        items = sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))[:top]
+        shown = ", ".join(f"{k} ×{n}" for k, n in items)
+        more = f" (+{len(c) - top} more)" if len(c) > top else ""
+        lines.append(f"{kind}: {shown}{more}")
+    return lines
