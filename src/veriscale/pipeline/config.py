@@ -92,6 +92,11 @@ class MutationSettings(_Strict):
 class InputsSettings(_Strict):
     seeds: SeedSettings = Field(default_factory=SeedSettings)
     mutation: MutationSettings = Field(default_factory=MutationSettings)
+    # bounded-exhaustive small-scope inputs per task (``inputs/smallscope.py``); 0 turns them off
+    small_scope_budget: int = Field(default=200, ge=0)
+    # guided-mutation draws per task for reject inputs violating one precondition conjunct only
+    # (``inputs/conjuncts.py``); 0 keeps only the candidates the stage already has
+    conjunct_attempts: int = Field(default=200, ge=0)
 
 
 class OutputsSettings(_Strict):

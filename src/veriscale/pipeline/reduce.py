@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any
 
 from ..benchmarks.verina import Task, read_task
 from ..builders.rows import suite_rows
 from ..reduce.cases import kill_bits, select_cases
-from ..reduce.rejects import TypedFeatureView, reduce_reject_inputs
+from ..reduce.conjunct_cover import conjunct_cover
+from ..reduce.rejects import Selection, TypedFeatureView, reduce_reject_inputs
 from .config import PipelineConfig
 from .inputs.stage import STAGE as INPUTS_STAGE
 from .inputs.stage import StageReport, select_task_dirs
@@ -64,12 +65,19 @@ def reduce_task(
         coverage = {"plus": len(plus_hit), "lite": len(lite_hit), "preserved": plus_hit == lite_hit}
 
     params = [(p.name, p.type) for p in task.signature.params]
-    picked = reduce_reject_inputs(
-        [{"input": r.input} for r in rows.rejects],
-        s.rejects_budget,
-        s.per_bucket,
-        features=TypedFeatureView(params, structs=task.structs),
-    )
+    # rows violating one precondition conjunct only come first; the boundary-preserving reduction
+    # fills the rest of the budget from the other rows
+    must = conjunct_cover([r.provenance for r in rows.rejects])
+    rest = [i for i in range(len(rows.rejects)) if i not in set(must)]
+    picked = [Selection({"input": rows.rejects[i].input}, i, "conjunct", ()) for i in must] + [
+        replace(p, index=rest[p.index])
+        for p in reduce_reject_inputs(
+            [{"input": rows.rejects[i].input} for i in rest],
+            max(0, s.rejects_budget - len(must)),
+            s.per_bucket,
+            features=TypedFeatureView(params, structs=task.structs),
+        )
+    ]
     plus_tests = [asdict(t) for t in rows.tests]
     counts = {
         "plus_tests": len(rows.tests),

@@ -11,15 +11,17 @@ Result document (one per task)::
 
     {"task_id", "stage": "inputs", "config": <fingerprint>,
      "params": [{"name", "type"}], "return_type",
-     "counts": {"seeds": {"original", "reject", "llm-seed"}, "mutants", "candidates",
+     "counts": {"seeds": {"original", "reject", "llm-seed"}, "mutants",
+                "small_scope": {"levels": {param: level | null}, "size", "new"}, "candidates",
                 "expected", "unexpected", "excluded": {reason: n}, "duplicate_seeds",
                 "duplicates", "original_output_mismatch"},
      "expected":   [{"id", "input": {param: json}, "output": json, "provenance": {...}}],
      "unexpected": [{"id", "input": {param: json}, "provenance": {...}}],
      "excluded_examples": {reason: [[candidate id, engine message], ...]},
+     "conjuncts": [{"label", "text", "covered_by": reject id | null, "tried"}],
      "llm": {...}  (only when a model was asked)}
 
-Provenance is ``{"origin": "original" | "reject" | "llm-seed" | "mutation", ...}``
+Provenance is ``{"origin": "original" | "reject" | "llm-seed" | "mutation" | "small-scope", ...}``
 with the row index for originals and rejects (and whether the engine output of
 an original test equals the stored expected output), the item index and round
 for model seeds, and the parent's id and the number of steps for mutants.
@@ -44,9 +46,11 @@ from ..config import PipelineConfig, stable_seed
 from ..executor import Executor
 from ..rundir import RunDir, result_recorder
 from .classify import classify
+from .conjuncts import search_conjunct_rejects
 from .mutate import Candidate, Mutator, input_key
 from .outputs import expected_outputs
 from .seeds import collect_seeds, task_params
+from .smallscope import small_scope_candidates
 
 if TYPE_CHECKING:
     from ...llm.config import LLMConfig
@@ -105,10 +109,19 @@ def expand_task(
     mutants: list[Candidate] = []
     for s in seeds.candidates:
         mutants.extend(mutator.mutants(s, seen))
-    candidates = seeds.candidates + mutants
+    small, pool = small_scope_candidates(
+        params, task.structs, seeds.candidates, config.inputs.small_scope_budget, seen
+    )
+    candidates = seeds.candidates + mutants + small
 
     te = engine.for_task(task)
     cls = classify(te, candidates)
+    conj = search_conjunct_rejects(
+        engine, task, task.section_text("precond"), cls.unexpected, cls.expected, mutator, seen,
+        config.inputs.conjunct_attempts, te,
+    )  # fmt: skip
+    cls.unexpected.extend(conj.new)
+    violates = conj.violations()
     outs = expected_outputs(te, task.signature.return_type, cls.expected, task.structs)
 
     excluded: Counter[str] = Counter()
@@ -128,7 +141,11 @@ def expand_task(
             {"id": cand.id, "input": _input_json(task, cand.values), "output": js, "provenance": prov}
         )
     unexpected_rows = [
-        {"id": c.id, "input": _input_json(task, c.values), "provenance": c.provenance()}
+        {
+            "id": c.id,
+            "input": _input_json(task, c.values),
+            "provenance": {**c.provenance(), **({"violates": violates[c.key]} if c.key in violates else {})},
+        }
         for c in cls.unexpected
     ]
     emitted = [c for c, _, _ in outs.cases] + cls.unexpected
@@ -137,6 +154,7 @@ def expand_task(
     counts: dict[str, Any] = {
         "seeds": seeds.counts(),
         "mutants": len(mutants),
+        "small_scope": {**pool.provenance(), "new": len(small)},
         "candidates": len(candidates),
         "expected": len(expected_rows),
         "unexpected": len(unexpected_rows),
@@ -155,6 +173,7 @@ def expand_task(
         "expected": expected_rows,
         "unexpected": unexpected_rows,
         "excluded_examples": dict(sorted({**cls.examples, **outs.examples}.items())),
+        "conjuncts": conj.report(),
     }
     if seeds.llm:
         doc["llm"] = seeds.llm
