@@ -43,6 +43,13 @@ def _test_prov(i: int, t: dict[str, Any], covers: list[int] | None) -> dict[str,
     return out
 
 
+def _lite_row(row: dict[str, Any], kept: list[int] | None) -> dict[str, Any]:
+    """A Plus row with only the unexpected outputs Lite keeps (all when the reduction names none)."""
+    if kept is None:
+        return row
+    return {**row, "unexpected": [row["unexpected"][u] for u in kept]}
+
+
 def _reject_prov(i: int, r: dict[str, Any]) -> dict[str, Any]:
     return {"row": i, "id": r["id"], "origin": r["provenance"]}
 
@@ -93,6 +100,14 @@ def build_suites(
                 "plus_row": c["row"],
                 "selected": c["stage"],
                 "newly": c["newly"],
+                **(
+                    {
+                        "unexpected": [tests[c["row"]]["details"][u] for u in c["unexpected"]],
+                        "plus_unexpected": c["unexpected"],
+                    }
+                    if "unexpected" in c
+                    else {}
+                ),
             }
             for j, c in enumerate(lite_t)
         ]
@@ -107,9 +122,8 @@ def build_suites(
         ]
         prov["kill_preserved"] = doc["kill_preserved"]
         prov["coverage"] = doc.get("coverage")
-        write_suite_task(
-            task, root / LITE, [rows[c["row"]] for c in lite_t], [rejects[c["row"]] for c in lite_r], prov
-        )
+        lite_rows = [_lite_row(rows[c["row"]], c.get("unexpected")) for c in lite_t]
+        write_suite_task(task, root / LITE, lite_rows, [rejects[c["row"]] for c in lite_r], prov)
         report.written.append(d.name)
     atomic_write_json(
         root / "build.json", {"run": str(rundir.root), "written": report.written, "missing": report.missing}

@@ -7,7 +7,8 @@ writes ``<run>/reduce/<task>.json``::
      "adversaries": [{"id", "origin", "description", "target"}], "specs": [...],
      "plus": {"tests": [{"case", "input", "expected", "unexpected", "details", "provenance", "kills"}],
               "reject_inputs": [{"id", "input", "provenance"}]},
-     "lite": {"tests": [{"row", "stage", "newly"}], "reject_inputs": [{"row", "stage", "buckets"}]},
+     "lite": {"tests": [{"row", "stage", "newly", "unexpected": [kept output index]}],
+              "reject_inputs": [{"row", "stage", "buckets"}]},
      "dropped": {reason: n},
      "counts": {...}, "kill_preserved": true,
      "coverage": {"plus": probes hit, "lite": probes hit, "preserved": bool} | null,
@@ -30,6 +31,7 @@ from ..benchmarks.verina import Task, read_task
 from ..builders.rows import suite_rows
 from ..reduce.cases import kill_bits, select_cases
 from ..reduce.conjunct_cover import conjunct_cover
+from ..reduce.unexpected_cover import select_unexpected
 from ..reduce.rejects import Selection, TypedFeatureView, reduce_reject_inputs
 from .config import PipelineConfig
 from .inputs.stage import STAGE as INPUTS_STAGE
@@ -52,10 +54,15 @@ def reduce_task(
     # branches executed join the adversaries as elements to cover (shifted past the adversary bits)
     shift = len(rows.adversaries)
     bits = [k | (kill_bits(h) << shift) for k, h in zip(kills, hits, strict=True)] if hits else kills
+    # and so do the candidate specifications a row's unexpected outputs kill (past the branch bits)
+    spec_shift = shift + 1 + max((max(h, default=-1) for h in hits or ()), default=-1)
+    spec_bits = _spec_kill_bits(rows.tests, rows.specs)
+    bits = [b | (k << spec_shift) for b, k in zip(bits, spec_bits, strict=True)]
     keep = [
         i for i, t in enumerate(rows.tests) if s.keep_original and t.provenance.get("origin") == "original"
     ]
     chosen = select_cases(bits, s.tests_budget, keep=keep, weights=[len(t.unexpected) for t in rows.tests])
+    kept_u = select_unexpected([t.details for t in rows.tests], [c.index for c in chosen], s.unexpected_budget)
     full = _union(kills, range(len(kills)))
     lite = _union(kills, (c.index for c in chosen))
     coverage: dict[str, Any] | None = None
@@ -84,7 +91,11 @@ def reduce_task(
         "plus_unexpected": sum(len(t.unexpected) for t in rows.tests),
         "plus_rejects": len(rows.rejects),
         "lite_tests": len(chosen),
-        "lite_unexpected": sum(len(rows.tests[c.index].unexpected) for c in chosen),
+        "lite_unexpected": sum(len(v) for v in kept_u.values()),
+        "specs_killed": {
+            "plus": _union(spec_bits, range(len(spec_bits))).bit_count(),
+            "lite": len({a for c in chosen for u in kept_u[c.index] for a in _accepted(rows.tests[c.index], u)}),
+        },
         "lite_rejects": len(picked),
         "killed": full.bit_count(),
         "lite_by_stage": _count(c.stage for c in chosen),
@@ -102,7 +113,10 @@ def reduce_task(
             "reject_inputs": [asdict(r) for r in rows.rejects],
         },
         "lite": {
-            "tests": [{"row": c.index, "stage": c.stage, "newly": c.newly} for c in chosen],
+            "tests": [
+                {"row": c.index, "stage": c.stage, "newly": c.newly, "unexpected": kept_u[c.index]}
+                for c in chosen
+            ],
             "reject_inputs": [{"row": p.index, "stage": p.stage, "buckets": list(p.buckets)} for p in picked],
         },
         "dropped": dict(sorted(rows.dropped.items())),
@@ -111,6 +125,19 @@ def reduce_task(
         "coverage": coverage,
         "row_coverage": [sorted(h) for h in hits] if hits is not None else None,
     }
+
+
+def _accepted(t: Any, u: int) -> list[str]:
+    return list(t.details[u].get("accepted_by") or ())
+
+
+def _spec_kill_bits(tests: Sequence[Any], specs: Sequence[dict[str, Any]]) -> list[int]:
+    """Per row, the candidate specifications (by index) some unexpected output of it kills."""
+    index = {s["id"]: i for i, s in enumerate(specs)}
+    return [
+        kill_bits(sorted({index[a] for u in range(len(t.details)) for a in _accepted(t, u) if a in index}))
+        for t in tests
+    ]
 
 
 def _union(bits: list[int], idx: Any) -> int:
