@@ -82,8 +82,14 @@ def parse_source(text: str, where: str = "flaws.txt") -> list[dict[str, Any]]:
             task, kind, category, desc = m.groups()
             if kind not in WITNESS_KINDS:
                 raise SourceError(f"{where}:{n}: unknown witness kind {kind!r}")
-            cur = {"task_id": task, "witness_kind": kind, "category": category, "description": desc,
-                   "parts": {}, "line": n}
+            cur = {
+                "task_id": task,
+                "witness_kind": kind,
+                "category": category,
+                "description": desc,
+                "parts": {},
+                "line": n,
+            }
             part = None
             continue
         if cur is None or line.startswith("# "):
@@ -95,7 +101,7 @@ def parse_source(text: str, where: str = "flaws.txt") -> list[dict[str, Any]]:
             continue
         if line.startswith("witness:"):
             try:
-                cur["witness"] = json.loads(line[len("witness:"):])
+                cur["witness"] = json.loads(line[len("witness:") :])
             except json.JSONDecodeError as exc:
                 raise SourceError(f"{where}:{n}: witness is not JSON: {exc}") from None
             part = None
@@ -151,7 +157,7 @@ def _overrides(g: Generation) -> dict[str, str]:
 
 
 def validate(g: Generation, verina: Path, engine: Any) -> str:
-    """"" when the witness is confirmed, else why not."""
+    """ "" when the witness is confirmed, else why not."""
     task = read_task(verina / g.task_id)
     meta = g.meta
     w = meta["witness"]
@@ -166,7 +172,11 @@ def validate(g: Generation, verina: Path, engine: Any) -> str:
     if kind == "pre_weak":
         fp = flawed.precondition(inputs)
         ok = gt_pre.is_false and fp.is_true
-        return "" if ok else f"ground-truth pre {gt_pre.truth.value} {gt_pre.reason}, flawed pre {fp.truth.value} {fp.reason}"
+        return (
+            ""
+            if ok
+            else f"ground-truth pre {gt_pre.truth.value} {gt_pre.reason}, flawed pre {fp.truth.value} {fp.reason}"
+        )
     if not gt_pre.is_true:
         return f"witness input: ground-truth precondition {gt_pre.truth.value} {gt_pre.reason}"
     if kind == "pre_strong":
@@ -196,7 +206,11 @@ def validate(g: Generation, verina: Path, engine: Any) -> str:
     gp, fq = gt.postcondition(inputs, out), flawed.postcondition(inputs, out)
     want_gt, want_flawed = (False, True) if kind == "post_weak" else (True, False)
     ok = (gp.is_true if want_gt else gp.is_false) and (fq.is_true if want_flawed else fq.is_false)
-    return "" if ok else f"ground-truth post {gp.truth.value} {gp.reason}, flawed post {fq.truth.value} {fq.reason}"
+    return (
+        ""
+        if ok
+        else f"ground-truth post {gp.truth.value} {gp.reason}, flawed post {fq.truth.value} {fq.reason}"
+    )
 
 
 def _targets(g: Generation) -> tuple[str, ...]:
@@ -221,8 +235,13 @@ def detect(gens: list[Generation], suites: list[SuiteSpec], workers: int) -> dic
                 rows.append((g, True, ",".join(failed)))
                 continue
             wk = g.meta["witness_kind"]
-            main = {"pre_weak": "precond_complete", "pre_strong": "precond_sound", "post_weak":
-                    "postcond_sound", "post_strong": "postcond_complete", "code": "code"}[wk]
+            main = {
+                "pre_weak": "precond_complete",
+                "pre_strong": "precond_sound",
+                "post_weak": "postcond_sound",
+                "post_strong": "postcond_complete",
+                "code": "code",
+            }[wk]
             res = scores.get(main)
             if res is None:
                 why = "metric not scored"
@@ -240,7 +259,9 @@ def detect(gens: list[Generation], suites: list[SuiteSpec], workers: int) -> dic
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--verina", type=Path, default=DATA / "verina")
-    ap.add_argument("--suite", action="append", default=[], help="NAME=DIR (default: verina, verinaplus, verinalite)")
+    ap.add_argument(
+        "--suite", action="append", default=[], help="NAME=DIR (default: verina, verinaplus, verinalite)"
+    )
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--only-validate", action="store_true")
     ap.add_argument("--task", action="append", default=[], help="only these tasks")
@@ -262,19 +283,26 @@ def main(argv: list[str] | None = None) -> int:
         why = validate(g, args.verina, engine)
         if why:
             bad += 1
-            print(f"UNCONFIRMED {g.task_id}#{g.sample} (flaws.txt:{g.meta['source_line']}, {g.meta['witness_kind']}): {why}")
+            print(
+                f"UNCONFIRMED {g.task_id}#{g.sample} (flaws.txt:{g.meta['source_line']}, {g.meta['witness_kind']}): {why}"
+            )
         else:
             confirmed.append(g)
     kinds = Counter(g.meta["witness_kind"] for g in confirmed)
     cats = Counter(g.meta["category"] for g in confirmed)
-    print(f"flaws: {len(gens)}, witnesses confirmed: {len(confirmed)}, unconfirmed: {bad}; "
-          f"tasks: {len({g.task_id for g in confirmed})}")
+    print(
+        f"flaws: {len(gens)}, witnesses confirmed: {len(confirmed)}, unconfirmed: {bad}; "
+        f"tasks: {len({g.task_id for g in confirmed})}"
+    )
     print("by witness kind: " + ", ".join(f"{k} {kinds[k]}" for k in WITNESS_KINDS))
     print("by category: " + ", ".join(f"{k} {n}" for k, n in sorted(cats.items())))
     if args.only_validate or not confirmed:
         return 1 if bad else 0
-    specs = args.suite or [f"verina={DATA / 'verina'}", f"verinaplus={DATA / 'verinaplus'}",
-                           f"verinalite={DATA / 'verinalite'}"]
+    specs = args.suite or [
+        f"verina={DATA / 'verina'}",
+        f"verinaplus={DATA / 'verinaplus'}",
+        f"verinalite={DATA / 'verinalite'}",
+    ]
     suites = []
     for spec in specs:
         name, _, path = spec.partition("=")

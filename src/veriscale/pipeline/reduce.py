@@ -31,8 +31,8 @@ from ..benchmarks.verina import Task, read_task
 from ..builders.rows import suite_rows
 from ..reduce.cases import kill_bits, select_cases
 from ..reduce.conjunct_cover import conjunct_cover
-from ..reduce.unexpected_cover import select_unexpected
 from ..reduce.rejects import Selection, TypedFeatureView, reduce_reject_inputs
+from ..reduce.unexpected_cover import select_unexpected
 from .config import PipelineConfig
 from .inputs.stage import STAGE as INPUTS_STAGE
 from .inputs.stage import StageReport, select_task_dirs

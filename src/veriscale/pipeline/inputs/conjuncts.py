@@ -43,11 +43,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...values.runtime import Some
 from ...lean.ast import App, Arg, Arrow, BinOp, Ident, Lam, Let, Quant
 from ...lean.errors import LeanError
 from ...lean.parser import parse_expr
 from ...lean.printer import print_expr
+from ...values.runtime import Some
 from .mutate import Candidate, Mutator, input_key
 
 __all__ = ["Conjunct", "ConjunctSearch", "search_conjunct_rejects", "split_conjuncts"]
@@ -245,7 +245,9 @@ def search_conjunct_rejects(
     # labels no probe could evaluate are not searched further (reported as unusable)
     if valid:
         probe = verdicts(valid[0].values)
-        out.unusable = [lb for lb in labels if probe[lb].is_unknown and probe[lb].category in ("parse", "elab")]
+        out.unusable = [
+            lb for lb in labels if probe[lb].is_unknown and probe[lb].category in ("parse", "elab")
+        ]
     mutable = [(n, t) for n, t in params if (n, t) in mutator.mutable]
     if not valid or not mutable:
         return out
