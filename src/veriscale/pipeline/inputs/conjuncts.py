@@ -313,3 +313,63 @@ def _shrink(
     if key in seen:
         return cand
     return Candidate(values, key, "conjunct-search", parent=cand.key, steps=1)
+
+
+def weakened_preconditions(text: str) -> list[Conjunct]:
+    """The precondition without each conjunct, labelled like ``split_conjuncts``: for ``"k"`` the
+    conjunction of the other top-level conjuncts, for ``"k.j"`` conjunct k without its
+    sub-conjunct j. A suite kills the variant of a label exactly when some reject input satisfies
+    it, i.e. when it holds an input that violates that conjunct alone (the label is covered)."""
+    try:
+        e = parse_expr(text)
+    except LeanError:
+        return []
+    lets: list[Any] = []
+    while isinstance(e, Let):
+        lets.append(e)
+        e = e.body
+
+    def wrap(parts: list[Any]) -> str:
+        x = parts[-1]
+        for p in reversed(parts[:-1]):
+            x = BinOp("∧", p, x)
+        for let in reversed(lets):
+            x = Let(let.pat, let.type, let.value, x, let.is_rec)
+        return print_expr(x)
+
+    tops = _conj(e)
+    out: list[Conjunct] = []
+    for k, p in enumerate(tops):
+        subs = _inner(p)
+        if len(tops) > 1:
+            out.append(Conjunct(str(k), wrap(tops[:k] + tops[k + 1 :])))
+        if len(subs) > 1:
+            for j in range(len(subs)):
+                rest = _inner_without(p, j)
+                out.append(Conjunct(f"{k}.{j}", wrap([*tops[:k], rest, *tops[k + 1 :]])))
+    return out
+
+
+def _inner_without(e: Any, j: int) -> Any:
+    """A universal statement over a conjunction (see ``_inner``) without the j-th conjunct."""
+    if isinstance(e, Quant):
+        hyps: list[Any] = []
+        body = e.body
+        while isinstance(body, Arrow):
+            hyps.append(body)
+            body = body.rhs
+        parts = _conj(body)
+        rest = parts[:j] + parts[j + 1 :]
+        x = rest[-1]
+        for p in reversed(rest[:-1]):
+            x = BinOp("∧", p, x)
+        for h in reversed(hyps):
+            x = Arrow(h.lhs, x, h.name)
+        return Quant("∀", e.pat, e.type, e.bound, x)
+    lam = e.args[0].value
+    parts = _conj(lam.body)
+    rest = parts[:j] + parts[j + 1 :]
+    x = rest[-1]
+    for p in reversed(rest[:-1]):
+        x = BinOp("∧", p, x)
+    return App(e.fn, [Arg(Lam(lam.binders, x))])

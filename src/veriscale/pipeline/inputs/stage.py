@@ -12,7 +12,9 @@ Result document (one per task)::
     {"task_id", "stage": "inputs", "config": <fingerprint>,
      "params": [{"name", "type"}], "return_type",
      "counts": {"seeds": {"original", "reject", "llm-seed"}, "mutants",
-                "small_scope": {"levels": {param: level | null}, "size", "new"},
+                "small_scope": {"levels": {param: level | null}, "size", "new", "dropped"},
+                "kill_search": {"adversaries", "killed_by_base", "killed_by_pool", "pool_rows_added",
+                                "survivors": [{"id", "origin", "tried", "timeout"}]},
                 "conjunct_search": {"labels", "covered", "new"}, "candidates",
                 "expected", "unexpected", "excluded": {reason: n}, "duplicate_seeds",
                 "duplicates", "original_output_mismatch"},
@@ -48,6 +50,7 @@ from ..executor import Executor
 from ..rundir import RunDir, result_recorder
 from .classify import classify
 from .conjuncts import search_conjunct_rejects
+from .killsearch import adversary_engine, kill_search, task_adversaries
 from .mutate import Candidate, Mutator, input_key
 from .outputs import expected_outputs
 from .seeds import collect_seeds, task_params
@@ -124,6 +127,24 @@ def expand_task(
     cls.unexpected.extend(conj.new)
     violates = conj.violations()
     outs = expected_outputs(te, task.signature.return_type, cls.expected, task.structs)
+    # the small-scope pool is a search space: only its rows that kill a mutant the other rows do not
+    # kill become expected cases, and only its reject inputs that cover a conjunct stay
+    in_pool = [c.origin == "small-scope" for c, _, _ in outs.cases]
+    ks = kill_search(
+        task,
+        adversary_engine(engine, config.outputs.adversary_fuel),
+        [(c.values, v) for (c, v, _), p in zip(outs.cases, in_pool, strict=True) if not p],
+        pool_cases := [(c.values, v) for (c, v, _), p in zip(outs.cases, in_pool, strict=True) if p],
+        task_adversaries(task) if pool_cases else [],
+        config.outputs.max_timeouts,
+    )
+    pool_keep = {j for j in ks.selected}
+    pool_pos = [i for i, p in enumerate(in_pool) if p]
+    keep_rows = {pool_pos[j] for j in pool_keep}
+    outs.cases = [x for i, x in enumerate(outs.cases) if not in_pool[i] or i in keep_rows]
+    n_unexpected = len(cls.unexpected)
+    cls.unexpected = [c for c in cls.unexpected if c.origin != "small-scope" or c.key in violates]
+    pool_dropped = (len(pool_pos) - len(keep_rows)) + (n_unexpected - len(cls.unexpected))
 
     excluded: Counter[str] = Counter()
     excluded.update(seeds.excluded)
@@ -155,7 +176,8 @@ def expand_task(
     counts: dict[str, Any] = {
         "seeds": seeds.counts(),
         "mutants": len(mutants),
-        "small_scope": {**pool.provenance(), "new": len(small)},
+        "small_scope": {**pool.provenance(), "new": len(small), "dropped": pool_dropped},
+        "kill_search": ks.report(),
         "conjunct_search": {
             "labels": len(conj.conjuncts),
             "covered": sum(c is not None for c in conj.covered.values()),
