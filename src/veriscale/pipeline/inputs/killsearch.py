@@ -79,7 +79,7 @@ def kill_search(
         timeouts = 0
         tried = 0
 
-        def kills(values: dict[str, Any], want: str | None) -> bool:
+        def kills(values: dict[str, Any], want: str | None, te: Any = te) -> bool:
             nonlocal timeouts, tried
             tried += 1
             o = te.run(values)
