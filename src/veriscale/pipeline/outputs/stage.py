@@ -38,11 +38,12 @@ from ..executor import Executor
 from ..inputs.stage import STAGE as INPUTS_STAGE
 from ..inputs.stage import StageReport, TaskOutput, make_engine, select_task_dirs
 from ..rundir import RunDir, record_failure, result_recorder
-from .adversaries import AttackConfig, Case, attack
+from .adversaries import AttackConfig, Case, Unexpected, attack
 from .model import Adversary
 from .mutants import aux_mutant_adversaries, mutant_adversaries
 from .templates import template_adversaries
 from .weaken import weakened_specs
+from .weakened_kills import kill_weakened_specs
 
 if TYPE_CHECKING:
     from ...llm.config import LLMConfig
@@ -145,6 +146,13 @@ def expand_task_outputs(
         known = {a.id for a in advs}
         advs += [a for a in m_advs if a.id not in known]
     res = attack(task, _with_fuel(engine, acfg.grade_fuel), cases, advs, specs, acfg, adv_engine)
+    # candidate specs no adversary output kills: search typed output mutations for a killing output
+    wk = kill_weakened_specs(
+        task, _with_fuel(engine, acfg.grade_fuel), cases, res.unexpected, res.expected_verdicts,
+        specs[: acfg.max_specs], Unexpected,
+    )  # fmt: skip
+    for i, u in wk.added:
+        res.unexpected[i].append(u)
 
     expected_rows: list[dict[str, Any]] = []
     n_unexp = n_acc = 0
@@ -172,6 +180,7 @@ def expand_task_outputs(
         "expected": len(cases),
         "unexpected": n_unexp,
         "accepted": n_acc,
+        "spec_search": wk.report(),
     }
     doc = {
         "task_id": task.id,
