@@ -29,7 +29,7 @@ Three steps, all run by default::
 
 Default suites: Verina, the shared VerinaPlus and VerinaLite (which have no unexpected outputs, so
 ``post_weak`` flaws cannot be detected there: they are counted as misses, reason "no unexpected
-outputs"). Add a ``veriscale scale`` run's suites with ``--suite plus=RUN/plus --suite lite=RUN/lite``.
+outputs"). Add a ``veriscale scale`` run's suites with ``--run RUN`` (or ``--suite NAME=DIR``).
 """
 
 from __future__ import annotations
@@ -262,6 +262,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--suite", action="append", default=[], help="NAME=DIR (default: verina, verinaplus, verinalite)"
     )
+    ap.add_argument("--run", type=Path, help="a `veriscale scale` run: add its plus/ and lite/ suites")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--only-validate", action="store_true")
     ap.add_argument("--task", action="append", default=[], help="only these tasks")
@@ -303,6 +304,8 @@ def main(argv: list[str] | None = None) -> int:
         f"verinaplus={DATA / 'verinaplus'}",
         f"verinalite={DATA / 'verinalite'}",
     ]
+    if args.run is not None:
+        specs += [f"plus={args.run / 'plus'}", f"lite={args.run / 'lite'}"]
     suites = []
     for spec in specs:
         name, _, path = spec.partition("=")

@@ -28,7 +28,7 @@ from typing import Any
 __all__ = ["SpecKills", "spec_kills"]
 
 CHECK_FUEL = 1_000_000
-VARIANT_FUEL = 20_000_000  # per variant: steps of its checks before it counts as not killed
+VARIANT_FUEL = 5_000_000  # per variant: steps of its checks before it counts as not killed
 
 
 @dataclass
