@@ -63,7 +63,7 @@ def typed_output_mutations(t: Type, v: Any, depth: int = 0) -> list[Any]:
         for i in range(len(v) - 1):
             out.append((*v[:i], v[i + 1], v[i], *v[i + 2 :]))  # adjacent swap
         for i, x in enumerate(v):
-            for y in typed_output_mutations(el, x, depth + 1)[:6]:
+            for y in typed_output_mutations(el, x, depth + 1)[:12]:
                 out.append((*v[:i], y, *v[i + 1 :]))
         try:
             d = default_value(el)
