@@ -27,8 +27,8 @@ from .cases import SuiteRows
 
 __all__ = ["exclude_accepted"]
 
-CHECK_FUEL = 1_000_000
-TASK_FUEL = 30_000_000
+CHECK_FUEL = 500_000
+TASK_FUEL = 10_000_000
 
 
 def exclude_accepted(
