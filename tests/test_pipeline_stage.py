@@ -145,10 +145,10 @@ def test_expand_task_invariants(task_id: str) -> None:
     cfg = PipelineConfig()
     doc = expand_task(task, cfg, make_engine(cfg, task))
     c = doc["counts"]
-    assert c["candidates"] == sum(c["seeds"].values()) + c["mutants"]
-    assert c["candidates"] == c["expected"] + c["unexpected"] + sum(
-        n for r, n in c["excluded"].items() if not r.startswith("undecodable")
-    )
+    assert c["candidates"] == sum(c["seeds"].values()) + c["mutants"] + c["small_scope"]["new"]
+    assert c["candidates"] + c["conjunct_search"]["new"] - c["small_scope"]["dropped"] == c["expected"] + c[
+        "unexpected"
+    ] + sum(n for r, n in c["excluded"].items() if not r.startswith("undecodable"))
     assert c["duplicates"] == 0 and c["original_output_mismatch"] == 0
     assert c["mutants"] <= 15 * sum(c["seeds"].values())
     # the suite starts with the benchmark's own tests, in order
@@ -164,7 +164,7 @@ def test_expand_task_invariants(task_id: str) -> None:
         vals = {n: decode(t, row["input"][n], structs=task.structs) for n, t in params}
         keys.add(input_key(params, vals, task.structs))
         prov = row["provenance"]
-        if prov["origin"] == "mutation":
+        if prov["origin"] in ("mutation", "conjunct-search"):
             assert 1 <= prov["steps"] <= 5 and prov["parent"] in ids | {None}
         if "output" in row:
             out = te.run(vals)

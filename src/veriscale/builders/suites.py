@@ -32,6 +32,13 @@ def _test_prov(i: int, t: dict[str, Any], covers: list[int] | None) -> dict[str,
     return out
 
 
+def _lite_row(row: dict[str, Any], kept: list[int] | None) -> dict[str, Any]:
+    """A Plus row with only the unexpected outputs Lite keeps (all when the reduction names none)."""
+    if kept is None:
+        return row
+    return {**row, "unexpected": [row["unexpected"][u] for u in kept]}
+
+
 def _reject_prov(i: int, r: dict[str, Any]) -> dict[str, Any]:
     return {"row": i, "id": r["id"], "origin": r["provenance"]}
 
@@ -71,6 +78,14 @@ def write_task_suites(task: Task, doc: dict[str, Any], root: Path, seed: int) ->
             "plus_row": c["row"],
             "selected": c["stage"],
             "newly": c["newly"],
+            **(
+                {
+                    "unexpected": [tests[c["row"]]["details"][u] for u in c["unexpected"]],
+                    "plus_unexpected": c["unexpected"],
+                }
+                if "unexpected" in c
+                else {}
+            ),
         }
         for j, c in enumerate(lite_t)
     ]
@@ -85,6 +100,5 @@ def write_task_suites(task: Task, doc: dict[str, Any], root: Path, seed: int) ->
     ]
     prov["kill_preserved"] = doc["kill_preserved"]
     prov["coverage"] = doc.get("coverage")
-    write_suite_task(
-        task, root / LITE, [rows[c["row"]] for c in lite_t], [rejects[c["row"]] for c in lite_r], prov
-    )
+    lite_rows = [_lite_row(rows[c["row"]], c.get("unexpected")) for c in lite_t]
+    write_suite_task(task, root / LITE, lite_rows, [rejects[c["row"]] for c in lite_r], prov)

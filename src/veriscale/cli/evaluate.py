@@ -93,8 +93,10 @@ def evaluate_cmd(
         bool,
         typer.Option(
             "--trust-suite",
-            help="Score every row as stored (default: rows the suite's own reference implementation "
-            "contradicts are suite defects, left out and counted as excluded).",
+            help="Score every row as stored (default: rows the suite's own ground truth contradicts "
+            "are suite defects, left out and counted as excluded: expected outputs its implementation "
+            "does not return, unexpected outputs its postcondition accepts, reject inputs its "
+            "precondition accepts).",
         ),
     ] = False,
     chart: Annotated[bool, typer.Option("--chart/--no-chart", help="Write chart.png.")] = True,

@@ -68,7 +68,9 @@ def render_adequacy(summaries: list[dict[str, Any]], seconds: float, jobs: int) 
         "Loops",
         "Kill rate mean",
         "Killed / dist.",
-        "Killed / pool",
+        "Mutants killed / generated",
+        "Weak. post killed / built",
+        "Weak. pre killed / built (conjuncts covered)",
     ):
         table.add_column(col, justify="right")
     for s in summaries:
@@ -86,6 +88,8 @@ def render_adequacy(summaries: list[dict[str, Any]], seconds: float, jobs: int) 
             _pct(adv["kill_rate_mean"]) if adv else "–",
             f"{adv['killed']}/{adv['distinguishable']}" if adv else "–",
             f"{adv['killed_raw']}/{adv['pool']}" if adv else "–",
+            f"{sp['post_killed']}/{sp['post_built']}" if (sp := s.get("specs")) else "–",
+            f"{sp['pre_killed']}/{sp['pre_built']}" if sp else "–",
         )
     return table
 
@@ -105,7 +109,7 @@ def _adequacy(
         from ..pipeline.outputs.stage import all_adversaries
 
         pool = all_adversaries
-    console = _console(width=170)  # twelve columns
+    console = _console(width=200)  # fourteen columns
     done_note = [0]
 
     def progress(done: int, total: int) -> None:

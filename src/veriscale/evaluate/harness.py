@@ -185,11 +185,13 @@ def _engine(name: str, opts: dict[str, Any]) -> Any:
 def _load(task_dir: str, validate: bool = True) -> tuple[Any, Any]:
     from ..formats.verina.dataset import read_task
     from .scoring.cases import decode_rows, exclude_contradicted
+    from .suite_defects import exclude_accepted
 
     task = read_task(task_dir)
     rows = decode_rows(task)
     if validate:  # (a reference the engine cannot run gives no verdict: every row stays)
         exclude_contradicted(task, rows)
+        exclude_accepted(task, rows)
     return task, rows
 
 

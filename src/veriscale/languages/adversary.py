@@ -8,7 +8,7 @@ from typing import Any
 
 from .tree import text_id
 
-__all__ = ["Adversary", "CandidateSpec", "make_adversary"]
+__all__ = ["Adversary", "CandidateSpec", "Conjunct", "make_adversary"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,3 +52,9 @@ class CandidateSpec:
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "origin": self.origin, "description": self.description, "text": self.text}
+
+
+@dataclass(frozen=True)
+class Conjunct:
+    label: str  # "k" or "k.j"
+    text: str  # a precondition body of its own (the leading lets included)

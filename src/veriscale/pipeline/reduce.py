@@ -7,7 +7,8 @@ writes ``<run>/reduce/<task>.json``::
      "adversaries": [{"id", "origin", "description", "target"}], "specs": [...],
      "plus": {"tests": [{"case", "input", "expected", "unexpected", "details", "provenance", "kills"}],
               "reject_inputs": [{"id", "input", "provenance"}]},
-     "lite": {"tests": [{"row", "stage", "newly"}], "reject_inputs": [{"row", "stage", "buckets"}]},
+     "lite": {"tests": [{"row", "stage", "newly", "unexpected": [kept output index]}],
+              "reject_inputs": [{"row", "stage", "buckets"}]},
      "dropped": {reason: n},
      "counts": {...}, "kill_preserved": true,
      "coverage": {"plus": probes hit, "lite": probes hit, "preserved": bool} | null,
@@ -24,14 +25,16 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from ..builders.rows import suite_rows
 from ..formats.verina.dataset import Task, read_task
 from ..reduce.cases import kill_bits, select_cases
-from ..reduce.rejects import TypedFeatureView, reduce_reject_inputs
+from ..reduce.conjunct_cover import conjunct_cover
+from ..reduce.rejects import Selection, TypedFeatureView, reduce_reject_inputs
+from ..reduce.unexpected_cover import select_unexpected
 from ..runtime.executor import SerialExecutor
 from .config import PipelineConfig
 from .driver import Stage, StageReport, TaskOutput, run_stage
@@ -54,10 +57,15 @@ def reduce_task(
     # branches executed join the adversaries as elements to cover (shifted past the adversary bits)
     shift = len(rows.adversaries)
     bits = [k | (kill_bits(h) << shift) for k, h in zip(kills, hits, strict=True)] if hits else kills
+    # and so do the candidate specifications a row's unexpected outputs kill (past the branch bits)
+    spec_shift = shift + 1 + max((max(h, default=-1) for h in hits or ()), default=-1)
+    spec_bits = _spec_kill_bits(rows.tests, rows.specs)
+    bits = [b | (k << spec_shift) for b, k in zip(bits, spec_bits, strict=True)]
     keep = [
         i for i, t in enumerate(rows.tests) if s.keep_original and t.provenance.get("origin") == "original"
     ]
     chosen = select_cases(bits, s.tests_budget, keep=keep, weights=[len(t.unexpected) for t in rows.tests])
+    kept_u = select_unexpected([t.details for t in rows.tests], [c.index for c in chosen], s.unexpected_budget)
     full = _union(kills, range(len(kills)))
     lite = _union(kills, (c.index for c in chosen))
     coverage: dict[str, Any] | None = None
@@ -67,19 +75,30 @@ def reduce_task(
         coverage = {"plus": len(plus_hit), "lite": len(lite_hit), "preserved": plus_hit == lite_hit}
 
     params = [(p.name, p.type) for p in task.signature.params]
-    picked = reduce_reject_inputs(
-        [{"input": r.input} for r in rows.rejects],
-        s.rejects_budget,
-        s.per_bucket,
-        features=TypedFeatureView(params, structs=task.structs),
-    )
+    # rows violating one precondition conjunct only come first; the boundary-preserving reduction
+    # fills the rest of the budget from the other rows
+    must = conjunct_cover([r.provenance for r in rows.rejects])
+    rest = [i for i in range(len(rows.rejects)) if i not in set(must)]
+    picked = [Selection({"input": rows.rejects[i].input}, i, "conjunct", ()) for i in must] + [
+        replace(p, index=rest[p.index])
+        for p in reduce_reject_inputs(
+            [{"input": rows.rejects[i].input} for i in rest],
+            max(0, s.rejects_budget - len(must)),
+            s.per_bucket,
+            features=TypedFeatureView(params, structs=task.structs),
+        )
+    ]
     plus_tests = [asdict(t) for t in rows.tests]
     counts = {
         "plus_tests": len(rows.tests),
         "plus_unexpected": sum(len(t.unexpected) for t in rows.tests),
         "plus_rejects": len(rows.rejects),
         "lite_tests": len(chosen),
-        "lite_unexpected": sum(len(rows.tests[c.index].unexpected) for c in chosen),
+        "lite_unexpected": sum(len(v) for v in kept_u.values()),
+        "specs_killed": {
+            "plus": _union(spec_bits, range(len(spec_bits))).bit_count(),
+            "lite": len({a for c in chosen for u in kept_u[c.index] for a in _accepted(rows.tests[c.index], u)}),
+        },
         "lite_rejects": len(picked),
         "killed": full.bit_count(),
         "lite_by_stage": _count(c.stage for c in chosen),
@@ -97,7 +116,10 @@ def reduce_task(
             "reject_inputs": [asdict(r) for r in rows.rejects],
         },
         "lite": {
-            "tests": [{"row": c.index, "stage": c.stage, "newly": c.newly} for c in chosen],
+            "tests": [
+                {"row": c.index, "stage": c.stage, "newly": c.newly, "unexpected": kept_u[c.index]}
+                for c in chosen
+            ],
             "reject_inputs": [{"row": p.index, "stage": p.stage, "buckets": list(p.buckets)} for p in picked],
         },
         "dropped": dict(sorted(rows.dropped.items())),
@@ -106,6 +128,19 @@ def reduce_task(
         "coverage": coverage,
         "row_coverage": [sorted(h) for h in hits] if hits is not None else None,
     }
+
+
+def _accepted(t: Any, u: int) -> list[str]:
+    return list(t.details[u].get("accepted_by") or ())
+
+
+def _spec_kill_bits(tests: Sequence[Any], specs: Sequence[dict[str, Any]]) -> list[int]:
+    """Per row, the candidate specifications (by index) some unexpected output of it kills."""
+    index = {s["id"]: i for i, s in enumerate(specs)}
+    return [
+        kill_bits(sorted({index[a] for u in range(len(t.details)) for a in _accepted(t, u) if a in index}))
+        for t in tests
+    ]
 
 
 def _union(bits: list[int], idx: Any) -> int:

@@ -63,7 +63,7 @@ __all__ = [
 DEFAULT_BUDGET = 50
 DEFAULT_PER_BUCKET = 1
 
-Stage = Literal["keep_all", "critical_boundary", "diversity_fill", "fallback_fill"]
+Stage = Literal["keep_all", "critical_boundary", "diversity_fill", "fallback_fill", "conjunct"]
 Kind = Literal["bool", "scalar:int", "seq:int", "seq:mixed", "string", "unknown"]
 
 

@@ -88,6 +88,7 @@ class TaskAdequacy:
     coverage: CoverageReport | None = None
     file_lines: dict[int, int] = field(default_factory=dict)  # probe index -> line in task.lean
     adversaries: list[AdversaryRun] | None = None  # None: not measured
+    specs: Any = None  # ``spec_adequacy.SpecKills`` (None: not measured)
     seconds: float = 0.0
 
     # ------------------------------------------------------------- coverage
@@ -158,6 +159,8 @@ class TaskAdequacy:
                 "survivors": sorted(a.id for a in self.adversaries if a.id in d and not a.killed),
                 "runs": [a.to_json() for a in self.adversaries],
             }
+        if self.specs is not None:
+            out["specs"] = self.specs.to_json()
         return out
 
 
@@ -356,6 +359,19 @@ class SuiteAdequacy:
                 "tasks_all_killed": sum(1 for r in rates if r >= 1.0),
                 "tasks_with_adversaries": len(rates),
                 "timeouts": timeouts,
+                # every adversary of the pool counts (mutants that might be equivalent included):
+                # no denominator that only counts what some row already tells apart
+                "survivors": {
+                    t.task: sorted(a.id for a in t.adversaries or [] if not a.killed)
+                    for t in with_adv
+                    if any(not a.killed for a in t.adversaries or [])
+                },
+            }
+        with_specs = [t.specs for t in self.tasks if t.specs is not None]
+        if with_specs:
+            out["specs"] = {
+                k: sum(getattr(x, k) for x in with_specs)
+                for k in ("post_built", "post_killed", "pre_built", "pre_killed")
             }
         return out
 
@@ -408,9 +424,16 @@ def _task_dir_of(job: _Job) -> str:
 
 
 def _run_job(job: _Job) -> tuple[int, TaskAdequacy]:
+    from .spec_adequacy import spec_kills
+
     task = read_task(local_path(job.task_dir))
     advs = job.pool(task) if job.pool is not None else None
-    return job.suite, task_adequacy(task, None, advs, suite=job.suite_name)
+    res = task_adequacy(task, None, advs, suite=job.suite_name)
+    if job.pool is not None:  # with the adversaries, the weakened specifications too
+        t0 = time.perf_counter()
+        res.specs = spec_kills(task)
+        res.seconds += time.perf_counter() - t0
+    return job.suite, res
 
 
 def adequacy_report(

@@ -12,7 +12,7 @@ from typing import Any
 
 from ...runtime.engine import Engine
 from ...runtime.limits import Limits
-from ..adversary import Adversary, CandidateSpec
+from ..adversary import Adversary, CandidateSpec, Conjunct
 from .errors import LeanError
 from .sections import DEFINITION_SECTIONS, MARKER, SECTION_DEFAULTS
 
@@ -72,19 +72,36 @@ class LeanLanguage:
     # ---- suite building
 
     def offline_adversaries(self, task: Any) -> list[Adversary]:
+        """Templates, then mutants of the code body, then mutants of its helpers (first of each id)."""
         from .mutants import aux_mutant_adversaries, mutant_adversaries
         from .templates import template_adversaries
 
-        return (
+        out: list[Adversary] = []
+        seen: set[str] = set()
+        for a in (
             template_adversaries(task)
             + mutant_adversaries(task.section_text("code"))
             + aux_mutant_adversaries(task.section_text("code_aux"))
-        )
+        ):
+            if a.id not in seen:
+                seen.add(a.id)
+                out.append(a)
+        return out
 
     def weakened_specs(self, task: Any) -> list[CandidateSpec]:
         from .weaken import weakened_specs
 
         return weakened_specs(task.section_text("postcond"))
+
+    def split_conjuncts(self, precondition: str) -> list[Conjunct]:
+        from .conjuncts import split_conjuncts
+
+        return split_conjuncts(precondition)
+
+    def weakened_preconditions(self, task: Any) -> list[Conjunct]:
+        from .conjuncts import weakened_preconditions
+
+        return weakened_preconditions(task.section_text("precond"))
 
     # ---- model-written definitions and prompts
 

@@ -11,15 +11,20 @@ Result document (one per task)::
 
     {"task_id", "stage": "inputs", "config": <fingerprint>,
      "params": [{"name", "type"}], "return_type",
-     "counts": {"seeds": {"original", "reject", "llm-seed"}, "mutants", "candidates",
+     "counts": {"seeds": {"original", "reject", "llm-seed"}, "mutants",
+                "small_scope": {"levels": {param: level | null}, "size", "new", "dropped"},
+                "kill_search": {"adversaries", "killed_by_base", "killed_by_pool", "pool_rows_added",
+                                "survivors": [{"id", "origin", "tried", "timeout"}]},
+                "conjunct_search": {"labels", "covered", "new"}, "candidates",
                 "expected", "unexpected", "excluded": {reason: n}, "duplicate_seeds",
                 "duplicates", "original_output_mismatch"},
      "expected":   [{"id", "input": {param: json}, "output": json, "provenance": {...}}],
      "unexpected": [{"id", "input": {param: json}, "provenance": {...}}],
      "excluded_examples": {reason: [[candidate id, engine message], ...]},
+     "conjuncts": [{"label", "text", "covered_by": reject id | null, "tried"}],
      "llm": {...}  (only when a model was asked)}
 
-Provenance is ``{"origin": "original" | "reject" | "llm-seed" | "mutation", ...}``
+Provenance is ``{"origin": "original" | "reject" | "llm-seed" | "mutation" | "small-scope", ...}``
 with the row index for originals and rejects (and whether the engine output of
 an original test equals the stored expected output), the item index and round
 for model seeds, and the parent's id and the number of steps for mutants.
@@ -48,9 +53,12 @@ from ..driver import Stage, StageReport, TaskOutput, run_stage
 from ..rundir import RunDir
 from ..tasks import select_task_dirs
 from .classify import classify
+from .conjuncts import search_conjunct_rejects
+from .killsearch import kill_search
 from .mutate import Candidate, Mutator, input_key
 from .outputs import expected_outputs
 from .seeds import collect_seeds, task_params
+from .smallscope import small_scope_candidates
 
 if TYPE_CHECKING:
     from ...llm.config import LLMConfig
@@ -106,11 +114,38 @@ def expand_task(
     mutants: list[Candidate] = []
     for s in seeds.candidates:
         mutants.extend(mutator.mutants(s, seen))
-    candidates = seeds.candidates + mutants
+    small, pool = small_scope_candidates(
+        params, task.structs, seeds.candidates, config.inputs.small_scope_budget, seen
+    )
+    candidates = seeds.candidates + mutants + small
 
     te = engine.for_task(task)
     cls = classify(te, candidates)
+    conj = search_conjunct_rejects(
+        engine, task, task.section_text("precond"), cls.unexpected, cls.expected, mutator, seen,
+        config.inputs.conjunct_attempts, te,
+    )  # fmt: skip
+    cls.unexpected.extend(conj.new)
+    violates = conj.violations()
     outs = expected_outputs(te, task.signature.return_type, cls.expected, task.structs)
+    # the small-scope pool is a search space: only its rows that kill a mutant the other rows do not
+    # kill become expected cases, and only its reject inputs that cover a conjunct stay
+    in_pool = [c.origin == "small-scope" for c, _, _ in outs.cases]
+    ks = kill_search(
+        task,
+        language_of(task).with_fuel(engine, config.outputs.adversary_fuel),
+        [(c.values, v) for (c, v, _), p in zip(outs.cases, in_pool, strict=True) if not p],
+        pool_cases := [(c.values, v) for (c, v, _), p in zip(outs.cases, in_pool, strict=True) if p],
+        language_of(task).offline_adversaries(task) if pool_cases else [],
+        config.outputs.max_timeouts,
+    )
+    pool_keep = {j for j in ks.selected}
+    pool_pos = [i for i, p in enumerate(in_pool) if p]
+    keep_rows = {pool_pos[j] for j in pool_keep}
+    outs.cases = [x for i, x in enumerate(outs.cases) if not in_pool[i] or i in keep_rows]
+    n_unexpected = len(cls.unexpected)
+    cls.unexpected = [c for c in cls.unexpected if c.origin != "small-scope" or c.key in violates]
+    pool_dropped = (len(pool_pos) - len(keep_rows)) + (n_unexpected - len(cls.unexpected))
 
     excluded: Counter[str] = Counter()
     excluded.update(seeds.excluded)
@@ -129,7 +164,11 @@ def expand_task(
             {"id": cand.id, "input": _input_json(task, cand.values), "output": js, "provenance": prov}
         )
     unexpected_rows = [
-        {"id": c.id, "input": _input_json(task, c.values), "provenance": c.provenance()}
+        {
+            "id": c.id,
+            "input": _input_json(task, c.values),
+            "provenance": {**c.provenance(), **({"violates": violates[c.key]} if c.key in violates else {})},
+        }
         for c in cls.unexpected
     ]
     emitted = [c for c, _, _ in outs.cases] + cls.unexpected
@@ -138,6 +177,13 @@ def expand_task(
     counts: dict[str, Any] = {
         "seeds": seeds.counts(),
         "mutants": len(mutants),
+        "small_scope": {**pool.provenance(), "new": len(small), "dropped": pool_dropped},
+        "kill_search": ks.report(),
+        "conjunct_search": {
+            "labels": len(conj.conjuncts),
+            "covered": sum(c is not None for c in conj.covered.values()),
+            "new": len(conj.new),
+        },
         "candidates": len(candidates),
         "expected": len(expected_rows),
         "unexpected": len(unexpected_rows),
@@ -156,6 +202,7 @@ def expand_task(
         "expected": expected_rows,
         "unexpected": unexpected_rows,
         "excluded_examples": dict(sorted({**cls.examples, **outs.examples}.items())),
+        "conjuncts": conj.report(),
     }
     if seeds.llm:
         doc["llm"] = seeds.llm

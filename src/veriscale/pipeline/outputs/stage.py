@@ -41,7 +41,8 @@ from ..driver import Stage, StageReport, TaskOutput, run_stage
 from ..inputs.stage import STAGE as INPUTS_STAGE
 from ..inputs.stage import make_engine
 from ..rundir import RunDir
-from .adversaries import AttackConfig, Case, attack
+from .adversaries import AttackConfig, Case, Unexpected, attack
+from .weakened_kills import kill_weakened_specs
 
 if TYPE_CHECKING:
     from ...llm.config import LLMConfig
@@ -61,14 +62,8 @@ STAGE = "outputs"
 
 
 def all_adversaries(task: Task) -> list[Adversary]:
-    """Templates, then mutants of the code body, then mutants of its helpers (deduplicated by id)."""
-    out: list[Adversary] = []
-    seen: set[str] = set()
-    for a in language_of(task).offline_adversaries(task):
-        if a.id not in seen:
-            seen.add(a.id)
-            out.append(a)
-    return out
+    """The language's offline adversaries of ``task`` (deduplicated by id, first kept)."""
+    return language_of(task).offline_adversaries(task)
 
 
 def _adversary_engine(task: Task, engine: Engine, acfg: AttackConfig) -> Engine:
@@ -130,7 +125,14 @@ def expand_task_outputs(
         specs = [*m_specs, *specs]
         known = {a.id for a in advs}
         advs += [a for a in m_advs if a.id not in known]
-    res = attack(task, language_of(task).with_fuel(engine, acfg.grade_fuel), cases, advs, specs, acfg, adv_engine)
+    graded = language_of(task).with_fuel(engine, acfg.grade_fuel)
+    res = attack(task, graded, cases, advs, specs, acfg, adv_engine)
+    # candidate specs no adversary output kills: search typed output mutations for a killing output
+    wk = kill_weakened_specs(
+        task, graded, cases, res.unexpected, res.expected_verdicts, specs[: acfg.max_specs], Unexpected
+    )
+    for i, u in wk.added:
+        res.unexpected[i].append(u)
 
     expected_rows: list[dict[str, Any]] = []
     n_unexp = n_acc = 0
@@ -158,6 +160,7 @@ def expand_task_outputs(
         "expected": len(cases),
         "unexpected": n_unexp,
         "accepted": n_acc,
+        "spec_search": wk.report(),
     }
     doc = {
         "task_id": task.id,
