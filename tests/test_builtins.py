@@ -1053,7 +1053,6 @@ def test_default_values_drive_bang_functions() -> None:
 
 # ----------------------------------------------- coverage of Verina's usage
 
-_SHARED = pathlib.Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"
 _KEEP = {"precond", "precond_aux", "code", "code_aux", "postcond", "postcond_aux", "solution_aux", "task_aux"}
 _SECTION = re.compile(r"-- !benchmark @start (\S+)[^\n]*\n(.*?)-- !benchmark @end \1", re.S)
 _QUALIFIED = re.compile(
@@ -1078,13 +1077,11 @@ EXPECTED_METHOD_GAPS = {
 }
 
 
-def test_verina_library_names_are_registered() -> None:
-    if not _SHARED.is_dir():
-        pytest.skip(f"Verina data not found at {_SHARED}")
+def test_verina_library_names_are_registered(verina_dir: pathlib.Path) -> None:
     last_names = {n.rsplit(".", 1)[-1] for n in BUILTINS}
     gaps_q: set[str] = set()
     gaps_m: set[str] = set()
-    for path in sorted(_SHARED.glob("*/task.lean")):
+    for path in sorted(verina_dir.glob("*/task.lean")):
         text = path.read_text(encoding="utf-8")
         body = "\n".join(m.group(2) for m in _SECTION.finditer(text) if m.group(1) in _KEEP)
         body = re.sub(r"--[^\n]*", "", body)

@@ -11,16 +11,14 @@ from __future__ import annotations
 import random
 import re
 import time
-from pathlib import Path
 
 import pytest
 
+from shared_data import require
 from veriscale.languages.lean.native import NativeEngine, NativeTaskEngine
 from veriscale.runtime.engine import OutcomeKind
 from veriscale.runtime.limits import Limits
 from veriscale.values.types import INT, NAT, list_of
-
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"
 
 _TOKEN = re.compile(r"\s+|[A-Za-z_\u0370-\u03ff][\w.'!?]*|\d+|\S", re.UNICODE)
 
@@ -44,11 +42,10 @@ def _mutate(text: str, rng: random.Random) -> str:
 
 
 def _tasks():
-    if not DATA.is_dir():
-        pytest.skip(f"shared Verina data not found at {DATA}")
+    root = require("verina")
     from veriscale.formats.verina.dataset import read_task
 
-    return [read_task(d) for d in sorted(DATA.iterdir()) if (d / "task.json").exists()]
+    return [read_task(d) for d in sorted(root.iterdir()) if (d / "task.json").exists()]
 
 
 def test_fuzzed_sections_never_crash_or_hang() -> None:

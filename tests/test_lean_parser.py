@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from shared_data import require
 from veriscale.languages.lean import ast as A
 from veriscale.languages.lean.errors import LeanParseError
 from veriscale.languages.lean.lexer import tokenize
 from veriscale.languages.lean.parser import parse_body, parse_expr, parse_module
 from veriscale.languages.lean.printer import strip_pos
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 EXPR_SECTIONS = ("precond", "postcond", "code")
 MODULE_SECTIONS = ("precond_aux", "postcond_aux", "code_aux", "solution_aux", "task_aux")
 
@@ -43,16 +43,12 @@ def sections(text: str) -> dict[str, str]:
 
 
 def task_files(dataset: str) -> list[Path]:
-    root = DATA / dataset
-    if not root.is_dir():
-        pytest.skip(f"benchmark data not found at {root}")
+    root = require(dataset)
     return sorted(p / "task.lean" for p in root.iterdir() if (p / "task.lean").is_file())
 
 
 def task_sections(name: str) -> dict[str, str]:
-    path = DATA / "verina" / name / "task.lean"
-    if not path.is_file():
-        pytest.skip(f"benchmark data not found at {path}")
+    path = require("verina", name, "task.lean")
     return sections(path.read_text(encoding="utf-8"))
 
 

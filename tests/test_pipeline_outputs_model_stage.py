@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from llm_fake_server import FakeOpenAI
+from shared_data import data_path, needs
 from test_pipeline_outputs_llm import responder, runner_for
 from veriscale.formats.verina.dataset import read_task
 from veriscale.languages.adversary import make_adversary
@@ -16,8 +17,8 @@ from veriscale.pipeline.config import PipelineConfig
 from veriscale.pipeline.inputs.stage import expand_task
 from veriscale.pipeline.outputs.stage import expand_task_outputs
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"
-pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason="../shared/data/verina is absent")
+DATA = data_path("verina")
+pytestmark = needs("verina")
 
 
 @pytest.fixture

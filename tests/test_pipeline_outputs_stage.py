@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from shared_data import data_path, needs
 from veriscale.cli.app import _load_commands, app
 from veriscale.formats.verina.dataset import read_task
 from veriscale.languages.lean.mutants import aux_mutant_adversaries
@@ -21,8 +22,8 @@ from veriscale.pipeline.rundir import DONE, RunDir
 from veriscale.runtime.executor import SerialExecutor
 from veriscale.values import codec
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"
-pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason="../shared/data/verina is absent")
+DATA = data_path("verina")
+pytestmark = needs("verina")
 
 TASKS = ["verina_basic_1", "verina_basic_16", "verina_advanced_27", "verina_advanced_13"]
 

@@ -6,12 +6,13 @@ from pathlib import Path
 
 import pytest
 
+from shared_data import data_path, needs
 from veriscale.pipeline.config import PipelineConfig
 from veriscale.pipeline.inputs.stage import STAGE, run_inputs_stage
 from veriscale.pipeline.rundir import RunDir
 from veriscale.runtime.executor import LocalExecutor, RayExecutor, make_executor
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"
+DATA = data_path("verina")
 TASKS = ["verina_basic_1", "verina_basic_16", "verina_basic_104", "verina_advanced_13"]
 
 
@@ -19,7 +20,7 @@ def _jobs_fail(job: int) -> int:
     raise RuntimeError(f"job {job} refused")
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason="../shared/data/verina is absent")
+@needs("verina")
 @pytest.mark.skipif(not RayExecutor.available(), reason="ray is not installed (pip install 'veriscale[ray]')")
 def test_ray_executor_matches_local(tmp_path: Path) -> None:
     import ray

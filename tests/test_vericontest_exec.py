@@ -7,13 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from shared_data import require
 from veriscale.languages.verus.compile import compile_program, rustc_available
 from veriscale.languages.verus.execute import ExecLimits, run_json_lines, run_program
 from veriscale.languages.verus.harness import json_harness
 from veriscale.runtime.engine import OutcomeKind
 from veriscale.values.rust_types import parse_rust_type as T
-
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "vericontest"
 
 pytestmark = pytest.mark.skipif(not rustc_available(), reason="rustc is not installed")
 
@@ -113,10 +112,7 @@ def test_compile_cache_and_errors(tmp_path: Path) -> None:
 def _problem(rel: str):
     from veriscale.formats.vericontest.dataset import read_problem
 
-    d = DATA / rel
-    if not d.is_dir():
-        pytest.skip(f"VeriContest data not found at {DATA}")
-    return read_problem(d)
+    return read_problem(require("vericontest", rel))
 
 
 def test_reference_lc7_engine() -> None:
