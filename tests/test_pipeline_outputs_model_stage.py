@@ -9,13 +9,14 @@ import pytest
 
 from llm_fake_server import FakeOpenAI
 from shared_data import data_path, needs
-from test_pipeline_outputs_llm import responder, runner_for
 from veriscale.formats.verina.dataset import read_task
 from veriscale.languages.adversary import make_adversary
 from veriscale.languages.lean.native import NativeEngine
 from veriscale.pipeline.config import PipelineConfig
 from veriscale.pipeline.inputs.stage import expand_task
 from veriscale.pipeline.outputs.stage import expand_task_outputs
+
+from .test_pipeline_outputs_llm import responder, runner_for
 
 DATA = data_path("verina")
 pytestmark = needs("verina")
