@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
-from shared_data import data_path, needs
+from shared_data import REPO_ROOT, TESTS_DIR, data_path, needs
 from veriscale.pipeline.config import PipelineConfig
 from veriscale.pipeline.inputs.stage import STAGE, run_inputs_stage
 from veriscale.pipeline.rundir import RunDir
@@ -22,9 +23,13 @@ def _jobs_fail(job: int) -> int:
 
 @needs("verina")
 @pytest.mark.skipif(not RayExecutor.available(), reason="ray is not installed (pip install 'veriscale[ray]')")
-def test_ray_executor_matches_local(tmp_path: Path) -> None:
+def test_ray_executor_matches_local(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import ray
 
+    # Ray's workers unpickle _jobs_fail by reference: they import this module (tests.…, from the
+    # repository root) and its helper imports (tests/), so both go on the path they inherit.
+    path = [str(REPO_ROOT), str(TESTS_DIR), *filter(None, [os.environ.get("PYTHONPATH")])]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(path))
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)  # one runtime for both runs below
     try:
         _compare(tmp_path)
