@@ -25,6 +25,7 @@ REPO_ROOT = TESTS_DIR.parent
 SRC_DIR = REPO_ROOT / "src" / "veriscale"
 DOCS_DIR = REPO_ROOT / "docs"
 GOLDEN_DIR = TESTS_DIR / "golden"
+FIXTURES_DIR = TESTS_DIR / "fixtures"  # small inputs of our own (not upstream data)
 
 ENV_VAR = "VERISCALE_SHARED_DATA"
 
