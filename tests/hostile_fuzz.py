@@ -47,7 +47,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+from shared_data import REPO_ROOT
+
+ROOT = REPO_ROOT
 DATA = ROOT.parent / "shared" / "data"
 SECRET = "vs-canary-secret-7f3a"
 

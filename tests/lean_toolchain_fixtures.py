@@ -13,11 +13,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from shared_data import GOLDEN_DIR
 from veriscale.formats.verina.dataset import Task, read_task
 from veriscale.languages.lean.toolchain.runner import RunResult
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-GOLDEN = Path(__file__).resolve().parent / "golden" / "lean_toolchain"
+GOLDEN = GOLDEN_DIR / "lean_toolchain"
 
 TINY_LEAN = """\
 -- !benchmark @start import type=solution

@@ -3,8 +3,10 @@
 Bound to 127.0.0.1 on an ephemeral port. Each POST to ``/v1/chat/completions``
 takes the next scripted action (or, when the script is empty, answers with the
 ``responder``). Every request is recorded with its headers and JSON body so the
-tests can count retries and look for the key. Hanging handlers wait on an event
-that ``stop()`` sets, so the server always shuts down promptly.
+tests can count retries and look for the key, and with the number of hanging
+requests the server was holding when it arrived (so a test can tell that a client
+gave up on a request by its own timeout, without measuring time). Hanging handlers
+wait on an event that ``stop()`` sets, so the server always shuts down promptly.
 """
 
 from __future__ import annotations
@@ -78,6 +80,7 @@ class FakeOpenAI:
         self.requests: list[dict[str, Any]] = []
         self.responder: Callable[[dict[str, Any]], str] = default_responder
         self.release = threading.Event()
+        self.hanging = 0  # requests held by a "hang" action right now
         self._lock = threading.Lock()
         fake = self
 
@@ -111,9 +114,20 @@ class FakeOpenAI:
                     body = {}
                 with fake._lock:
                     fake.requests.append({"path": self.path, "headers": dict(self.headers.items()),
-                                          "body": body, "raw": raw_body.decode("utf-8", "replace")})
+                                          "body": body, "raw": raw_body.decode("utf-8", "replace"),
+                                          "hanging": fake.hanging})
                     count = len(fake.requests)
                     action = fake.script.popleft() if fake.script else None
+                    if action is not None and action.kind == "hang":
+                        fake.hanging += 1  # counted before the lock is released: no race with a retry
+                try:
+                    self._answer(action, body, count)
+                finally:
+                    if action is not None and action.kind == "hang":
+                        with fake._lock:
+                            fake.hanging -= 1
+
+            def _answer(self, action: Action | None, body: dict[str, Any], count: int) -> None:
                 if count > MAX_REQUESTS:
                     self._send(500, b'{"error": {"message": "too many requests in one test"}}')
                     return

@@ -11,20 +11,16 @@ from typer.testing import CliRunner
 
 import veriscale.cli.check_data  # two commands, so typer keeps "stats" a subcommand
 import veriscale.cli.stats  # noqa: F401  (registers the command)
+from shared_data import require
 from veriscale.cli.app import app
 from veriscale.evaluate.checks.adequacy import adequacy_report, task_adequacy
 from veriscale.formats.verina.dataset import Task, read_task
 from veriscale.languages.lean.native import NativeEngine
 from veriscale.runtime.limits import Limits
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-
 
 def _task(dataset: str, task_id: str) -> Task:
-    d = DATA / dataset / task_id
-    if not d.is_dir():
-        pytest.skip(f"shared data folder {d} is absent")
-    return read_task(d)
+    return read_task(require(dataset, task_id))
 
 
 # ------------------------------------------------------------ a hand-made task

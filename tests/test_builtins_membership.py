@@ -9,12 +9,11 @@ keep Lean's ``==``, so needles that hold a Float always take the scan.
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from shared_data import require
 from veriscale.evaluate.scoring.cases import decode_rows
 from veriscale.languages.lean.builtins import load_all, lookup, ops
 from veriscale.runtime import limits
@@ -23,7 +22,6 @@ from veriscale.values.runtime import Some
 load_all()
 CONTAINS = lookup("List.contains").impl
 ELEM = lookup("List.elem").impl
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
 
 def _scan(xs: tuple, a: object) -> bool:
@@ -75,9 +73,7 @@ def test_lcs_postcondition_over_two_20_element_arrays_is_decided() -> None:
     from veriscale.formats.verina.dataset import read_task
     from veriscale.languages.lean.native import NativeEngine
 
-    task_dir = DATA / "verinalite" / "verina_advanced_2"
-    if not task_dir.is_dir():
-        pytest.skip(f"shared VerinaLite data not found at {task_dir}")
+    task_dir = require("verinalite", "verina_advanced_2")
     task = read_task(task_dir)
     row = next(r for r in decode_rows(task).tests if r.row == 13)
     assert len(row.inputs["a"]) == 20 and len(row.inputs["b"]) == 20

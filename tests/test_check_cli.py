@@ -8,16 +8,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from shared_data import require
 from veriscale.cli.app import _load_commands, app
-
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
 
 def _need(name: str) -> Path:
-    p = SHARED / name
-    if not p.is_dir():
-        pytest.skip(f"shared dataset {name} not found at {p}")
-    return p
+    return require(name)
 
 
 @pytest.fixture(scope="module")

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from shared_data import require
 from veriscale.values.codec import (
     DecodeError,
     ValueContext,
@@ -44,8 +44,6 @@ from veriscale.values.types import (
     parse_type,
     prod_of,
 )
-
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
 MAP_DECL = """
 structure Map (K V : Type) [BEq K] [BEq V] where
@@ -371,9 +369,7 @@ def test_huge_numbers_round_trip() -> None:
 def test_all_verina_values_decode() -> None:
     from veriscale.formats.check_data import check_dataset
 
-    root = DATA / "verina"
-    if not root.is_dir():
-        pytest.skip(f"shared data folder {root} is absent")
+    root = require("verina")
     report = check_dataset(root)
     assert report.tasks == 189
     assert report.failures == []

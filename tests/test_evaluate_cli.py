@@ -9,23 +9,20 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from shared_data import require
 from veriscale.cli.app import _load_commands, app
 from veriscale.evaluate.generations import Generation, ground_truth_generation, write_generations
 from veriscale.evaluate.harness import EvalOptions, SuiteSpec, evaluate_generations
 from veriscale.evaluate.report import summarize
 from veriscale.formats.verina.dataset import read_task
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 TASKS = ("verina_basic_1", "verina_basic_10", "verina_advanced_39", "verina_advanced_38")
 
 
 def _suites() -> tuple[Path, Path]:
     out = []
     for name in ("verina", "verinalite"):
-        d = DATA / name
-        if not d.is_dir():
-            pytest.skip(f"shared data folder {d} is absent")
-        out.append(d)
+        out.append(require(name))
     return out[0], out[1]
 
 

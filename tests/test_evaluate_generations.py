@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from shared_data import require
 from veriscale.evaluate.generations import (
     Generation,
     convert_verina_output,
@@ -16,8 +17,6 @@ from veriscale.evaluate.generations import (
     write_generations,
 )
 from veriscale.formats.verina.dataset import read_task
-
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
 
 def _lines(*objs: object) -> list[str]:
@@ -107,10 +106,7 @@ def test_read_reports_non_utf8_lines(tmp_path: Path) -> None:
 
 
 def test_ground_truth_generation_follows_verina_qa() -> None:
-    d = DATA / "verina" / "verina_advanced_1"
-    if not d.is_dir():
-        pytest.skip(f"shared data folder {d} is absent")
-    task = read_task(d)
+    task = read_task(require("verina", "verina_advanced_1"))
     g = ground_truth_generation(task)
     assert g.kinds == ("spec", "code", "proof")
     # the solution aux travels with the precondition (Verina merges it there)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from shared_data import data_path
 from veriscale.evaluate.generations import ground_truth_generation
 from veriscale.evaluate.harness import EvalOptions, SuiteSpec, evaluate_generations
 from veriscale.evaluate.scoring.aggregate import Score
@@ -14,7 +15,7 @@ from veriscale.evaluate.scoring.cases import decode_rows
 from veriscale.evaluate.suite_defects import exclude_accepted
 from veriscale.formats.verina.dataset import RejectInput, read_task, write_task
 
-VERINA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"
+VERINA = data_path("verina")
 
 
 def _suite(tmp: Path) -> Path:

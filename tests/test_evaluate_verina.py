@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from shared_data import require
 from veriscale.evaluate.generations import Generation, ground_truth_generation
 from veriscale.evaluate.harness import EvalOptions, SuiteSpec, evaluate_generations
 from veriscale.evaluate.scoring.aggregate import Score
@@ -24,15 +25,11 @@ from veriscale.languages.lean.engines import make_engine
 from veriscale.languages.lean.toolchain.project import lean_status
 from veriscale.runtime.engine import Verdict
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 GT_TASKS = ("verina_basic_1", "verina_basic_10", "verina_advanced_39", "verina_advanced_38", "verina_basic_2")
 
 
 def _verina() -> Path:
-    d = DATA / "verina"
-    if not d.is_dir():
-        pytest.skip(f"shared data folder {d} is absent")
-    return d
+    return require("verina")
 
 
 def _task(tid: str):
@@ -296,9 +293,7 @@ def test_plausible_and_compile_verdicts_are_scored_as_verina_does() -> None:
 
 def test_rows_the_suites_own_reference_contradicts_are_left_out() -> None:
     """VerinaLite verina_basic_16 row 8: its output was computed with ' ' replaced by 'a' upstream."""
-    d = DATA / "verinalite" / "verina_basic_16"
-    if not d.is_dir():
-        pytest.skip(f"shared data folder {d} is absent")
+    d = require("verinalite", "verina_basic_16")
     from veriscale.evaluate.scoring.cases import exclude_contradicted
 
     task = read_task(d)

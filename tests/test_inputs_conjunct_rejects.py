@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
+from shared_data import data_path
 from veriscale.formats.verina.dataset import read_task
 from veriscale.languages.lean.conjuncts import split_conjuncts, weakened_preconditions
 from veriscale.languages.lean.engines import make_engine
@@ -17,7 +17,7 @@ from veriscale.pipeline.inputs.seeds import task_params
 from veriscale.reduce.conjunct_cover import conjunct_cover
 from veriscale.reduce.unexpected_cover import select_unexpected
 
-VERINA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"
+VERINA = data_path("verina")
 
 
 def _task(tid: str):

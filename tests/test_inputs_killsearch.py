@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
+from shared_data import data_path
 from veriscale.formats.verina.dataset import read_task
 from veriscale.languages.lean.engines import make_engine
 from veriscale.pipeline.inputs.killsearch import kill_search
 from veriscale.pipeline.inputs.seeds import task_params
 from veriscale.pipeline.inputs.smallscope import small_scope_pool
 
-VERINA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"
+VERINA = data_path("verina")
 
 
 @dataclass(frozen=True)

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from shared_data import data_path
 from veriscale.formats.verina.dataset import read_task
 from veriscale.pipeline.inputs.seeds import task_params
 from veriscale.pipeline.inputs.smallscope import domain, domain_size, small_scope_pool
 from veriscale.values.types import parse_type
 
-VERINA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"
+VERINA = data_path("verina")
 
 
 @pytest.mark.parametrize(

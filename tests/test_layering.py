@@ -23,8 +23,10 @@ from pathlib import Path
 
 import pytest
 
-SRC = Path(__file__).resolve().parents[1] / "src" / "veriscale"
-DOC = Path(__file__).resolve().parents[1] / "docs" / "architecture.md"
+from shared_data import DOCS_DIR, SRC_DIR
+
+SRC = SRC_DIR
+DOC = DOCS_DIR / "architecture.md"
 
 # Bottom first. A layer may import itself and anything listed before it.
 LAYERS: tuple[str, ...] = (

@@ -13,17 +13,13 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-import pytest
-
+from shared_data import require
 from veriscale.languages.lean.errors import LeanError, Unsupported
 from veriscale.languages.lean.program import SECTION_ORDER, TaskProgram
 from veriscale.runtime import limits
 from veriscale.values.codec import DecodeError, values_equal
-
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"
 
 UNBOUNDED = {
     "verina_basic_3",
@@ -109,11 +105,10 @@ def check_task(task: Any) -> TaskReport:
 
 
 def load_tasks() -> list[Any]:
-    if not DATA.is_dir():
-        pytest.skip(f"shared Verina data not found at {DATA}")
+    root = require("verina")
     from veriscale.formats.verina.dataset import read_dataset
 
-    return read_dataset(DATA)
+    return read_dataset(root)
 
 
 def test_verina_ground_truth() -> None:

@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from pathlib import Path
 
 import pytest
 
+from shared_data import require
 from veriscale.languages.lean import ast as A
 from veriscale.languages.lean.errors import LeanParseError
 from veriscale.languages.lean.lexer import tokenize
 from veriscale.languages.lean.parser import parse_body, parse_expr, parse_module
 from veriscale.languages.lean.printer import strip_pos
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 EXPR_SECTIONS = ("precond", "postcond", "code")
 MODULE_SECTIONS = ("precond_aux", "postcond_aux", "code_aux", "solution_aux", "task_aux")
 
@@ -43,16 +42,12 @@ def sections(text: str) -> dict[str, str]:
 
 
 def task_files(dataset: str) -> list[Path]:
-    root = DATA / dataset
-    if not root.is_dir():
-        pytest.skip(f"benchmark data not found at {root}")
+    root = require(dataset)
     return sorted(p / "task.lean" for p in root.iterdir() if (p / "task.lean").is_file())
 
 
 def task_sections(name: str) -> dict[str, str]:
-    path = DATA / "verina" / name / "task.lean"
-    if not path.is_file():
-        pytest.skip(f"benchmark data not found at {path}")
+    path = require("verina", name, "task.lean")
     return sections(path.read_text(encoding="utf-8"))
 
 
@@ -155,16 +150,37 @@ def test_whole_task_files_parse_as_modules() -> None:
     assert kinds["StructureDecl"] == 1 and kinds["InstanceDecl"] == 1
 
 
-def test_parsing_all_sections_is_fast() -> None:
+def _count_parse_steps(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the parser's term parses (``ParserBase.step``, its own backtracking budget) from now on."""
+    from veriscale.languages.lean.parser_core import ParserBase
+
+    counter = [0]
+    step = ParserBase.step
+
+    def counted(self: ParserBase) -> None:
+        counter[0] += 1
+        step(self)
+
+    monkeypatch.setattr(ParserBase, "step", counted)
+    return counter
+
+
+def test_parsing_all_sections_is_fast(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Linear work: at most two term parses per token in every section (so no backtracking blow-up;
+    the wall time of this is printed by benchmarks/bench_limits.py)."""
     texts: list[tuple[str, str]] = []
     for f in task_files("verina"):
         secs = sections(f.read_text(encoding="utf-8"))
         texts += [("e", secs[k]) for k in EXPR_SECTIONS if secs.get(k, "").strip()]
         texts += [("m", secs[k]) for k in MODULE_SECTIONS if secs.get(k, "").strip()]
-    t0 = time.perf_counter()
+    steps = _count_parse_steps(monkeypatch)
+    heavy = []
     for mode, src in texts:
+        steps[0] = 0
         parse_expr(src) if mode == "e" else parse_module(src)
-    assert time.perf_counter() - t0 < 2.0
+        if steps[0] > 2 * len(tokenize(src)):
+            heavy.append(f"{steps[0]} term parses for {len(tokenize(src))} tokens: {src[:60]!r}")
+    assert len(texts) > 600 and heavy == []
 
 
 # --------------------------------------------------------------------- lexer
@@ -653,7 +669,9 @@ def test_invalid_terms_raise_parse_errors(src: str) -> None:
         parse_expr(src)
 
 
-def test_garbage_only_raises_parse_errors_quickly() -> None:
+def test_garbage_only_raises_parse_errors_quickly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Never an exception other than a parse error, and never more than two term parses per token
+    (the parser's own budget would allow 64 before giving up as "too complex")."""
     files = task_files("verina")
     rng = random.Random(1234)
     texts = [f.read_text(encoding="utf-8") for f in files[::7]]
@@ -670,14 +688,19 @@ def test_garbage_only_raises_parse_errors_quickly() -> None:
         i, j = sorted((rng.randrange(len(sec) + 1), rng.randrange(len(sec) + 1)))
         samples.append(sec[:i] + sec[j:])
     samples += ["(" * 5000 + "x" + ")" * 5000, "¬" * 20000 + "x", "[" * 20000]
-    t0 = time.perf_counter()
+    steps = _count_parse_steps(monkeypatch)
+    heavy = []
     for s in samples:
+        n = len(tokenize(s))
         for fn in (parse_expr, parse_module):
+            steps[0] = 0
             try:
                 fn(s)
             except LeanParseError:
                 pass
-    assert time.perf_counter() - t0 < 20.0
+            if steps[0] > 2 * n:
+                heavy.append(f"{fn.__name__}: {steps[0]} term parses for {n} tokens: {s[:60]!r}")
+    assert heavy == []
 
 
 def test_non_string_input_is_a_parse_error() -> None:

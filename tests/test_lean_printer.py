@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 
 from lean_ast_gen import gen_expr
-from test_lean_parser import EXPR_SECTIONS, MODULE_SECTIONS, sections, task_files
 from veriscale.languages.lean import ast as A
 from veriscale.languages.lean.errors import LeanError
 from veriscale.languages.lean.parser import parse_expr, parse_module
 from veriscale.languages.lean.printer import print_decl, print_expr, print_module, print_pattern, strip_pos
+
+from .test_lean_parser import EXPR_SECTIONS, MODULE_SECTIONS, sections, task_files
 
 
 def roundtrip_expr(e: A.Expr) -> str:

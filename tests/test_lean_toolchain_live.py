@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from lean_toolchain_fixtures import DATA, tiny_task, write_task
+from lean_toolchain_fixtures import tiny_task, write_task
+from shared_data import require
 from veriscale.evaluate.checks.verina import check_task
 from veriscale.formats.verina.dataset import read_task
 from veriscale.languages.lean.toolchain.engine import LeanToolchainEngine
@@ -116,8 +117,6 @@ def test_proofgen(lean: LeanToolchainEngine, tmp_path: Path) -> None:
 
 
 def test_real_verina_task(lean: LeanToolchainEngine) -> None:
-    d = DATA / "verina" / "verina_basic_1"
-    if not d.is_dir():
-        pytest.skip(f"shared data folder {d} is absent")
+    d = require("verina", "verina_basic_1")
     rep = check_task(lean, read_task(d), dataset="verina")
     assert [f for f in rep.findings if f.kind == "disagree"] == []

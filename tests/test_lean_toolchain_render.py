@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from lean_toolchain_fixtures import DATA, GOLDEN, tiny_task
+from lean_toolchain_fixtures import GOLDEN, tiny_task
+from shared_data import require
 from veriscale.formats.verina.dataset import read_task
 from veriscale.languages.lean.toolchain.proofgen import render_proof_file
 from veriscale.languages.lean.toolchain.render import (
@@ -233,9 +234,7 @@ def test_render_arg_special_floats() -> None:
 
 
 def _verina(name: str):  # type: ignore[no-untyped-def]
-    d = DATA / "verina" / name
-    if not d.is_dir():
-        pytest.skip(f"shared data folder {d} is absent")
+    d = require("verina", name)
     return read_task(d)
 
 

@@ -15,7 +15,6 @@ from veriscale.llm.offline import reset_notices, skip_notice
 from veriscale.llm.usage import cost_of
 
 ENV = {"VERISCALE_API_KEY": "sk-runner-test-0000"}
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"
 
 
 @pytest.fixture
@@ -171,14 +170,12 @@ def test_template_override_directory(tmp_path: Path) -> None:
     assert get_template("decompose").version == "1"
 
 
-def test_prompts_from_real_tasks() -> None:
-    if not DATA.is_dir():
-        pytest.skip(f"{DATA} is absent: the shared Verina data is needed for this test")
+def test_prompts_from_real_tasks(verina_dir: Path) -> None:
     from veriscale.formats.verina.dataset import read_task
     from veriscale.llm import fields as F
     from veriscale.llm import get_template
 
-    t = read_task(DATA / "verina_basic_1")
+    t = read_task(verina_dir / "verina_basic_1")
     assert F.signature_of(t, "precond") == "def hasOppositeSign_precond (a : Int) (b : Int) : Prop"
     assert F.signature_of(t, "code").endswith("(h_precond : hasOppositeSign_precond (a) (b)) : Bool")
     seed = get_template("seed_inputs").render(**F.seed_fields(t, count=40, example_limit=5))

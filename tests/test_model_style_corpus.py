@@ -11,12 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from shared_data import FIXTURES_DIR, data_path
 from veriscale.evaluate.gaps import engine_gaps
 from veriscale.languages.lean.native import NativeEngine
 from veriscale.runtime.limits import Limits
 
-HERE = Path(__file__).resolve().parent / "fixtures" / "model_style"
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"
+HERE = FIXTURES_DIR / "model_style"
+DATA = data_path("verina")
 ENGINE_CATEGORIES = ("parse_error", "unsupported_construct", "undecided")
 KIND_METRICS = {
     "spec": ("precond_sound", "precond_complete", "postcond_complete", "postcond_sound"),

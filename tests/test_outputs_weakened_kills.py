@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from shared_data import data_path
 from veriscale.formats.verina.dataset import read_task
 from veriscale.languages.lean.engines import make_engine
 from veriscale.languages.lean.weaken import CandidateSpec
@@ -13,7 +12,7 @@ from veriscale.pipeline.outputs.adversaries import Case, Unexpected
 from veriscale.pipeline.outputs.weakened_kills import kill_weakened_specs, typed_output_mutations
 from veriscale.values.types import parse_type
 
-VERINA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"
+VERINA = data_path("verina")
 
 
 def test_typed_mutations_reach_inner_sizes_duplicates_and_swaps() -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from shared_data import data_path, needs
 from veriscale.formats.verina.dataset import read_task
 from veriscale.pipeline.config import PipelineConfig
 from veriscale.pipeline.inputs.mutate import input_key
@@ -16,11 +17,11 @@ from veriscale.pipeline.summary import summarize_inputs
 from veriscale.runtime.executor import LocalExecutor
 from veriscale.values.codec import decode
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"
+DATA = data_path("verina")
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not DATA.is_dir(), reason="../shared/data/verina is absent")
+@needs("verina")
 def test_full_offline_expansion_of_verina(tmp_path: Path) -> None:
     with RunDir.open(tmp_path / "run", PipelineConfig()) as rd:
         rep = run_inputs_stage(DATA, rd, LocalExecutor(workers=2))

@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from llm_fake_server import FakeOpenAI
+from shared_data import data_path, needs
 from veriscale.cli.app import _load_commands, app
 from veriscale.llm.config import LLMConfig
 from veriscale.pipeline.config import PipelineConfig
@@ -17,8 +18,8 @@ from veriscale.pipeline.inputs.stage import STAGE, run_inputs_stage
 from veriscale.pipeline.rundir import RunDir
 from veriscale.runtime.executor import SerialExecutor
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"
-pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason="../shared/data/verina is absent")
+DATA = data_path("verina")
+pytestmark = needs("verina")
 
 TASK = "verina_basic_29"  # (s : Array Int) (k : Nat), precondition k < s.size
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from shared_data import data_path, needs
 from veriscale.formats.verina.dataset import read_task
 from veriscale.pipeline.config import MutationSettings
 from veriscale.pipeline.inputs.mutate import (
@@ -25,7 +25,7 @@ from veriscale.values import codec
 from veriscale.values.runtime import HMap, HSet, LeanSource, Some
 from veriscale.values.types import Type, parse_type
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"
+DATA = data_path("verina")
 N = 40_000
 
 
@@ -309,7 +309,7 @@ def test_same_seed_same_mutants() -> None:
     assert runs[0] == runs[1] and runs[0] != runs[2]
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason="../shared/data/verina is absent")
+@needs("verina")
 def test_structure_values_mutate_and_decode() -> None:
     task = read_task(DATA / "verina_basic_104")  # Map Int Int, a user structure
     params = [(p.name, p.type) for p in task.signature.params]

@@ -8,12 +8,12 @@ with hand-written answers that exercise every validation rule.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from llm_fake_server import FakeOpenAI, ok, status
+from shared_data import data_path, needs
 from veriscale.formats.verina.dataset import Task, read_task
 from veriscale.languages.lean.native import NativeEngine
 from veriscale.languages.lean.validate import ADVERSARY_POLICY, check_definition, expected_def
@@ -24,8 +24,8 @@ from veriscale.pipeline.config import OutputsSettings
 from veriscale.pipeline.outputs.llm_adversaries import ModelAdversary, model_adversaries
 from veriscale.pipeline.outputs.llm_specs import NO_MODEL, ModelSpec, model_specs
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"
-pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason="../shared/data/verina is absent")
+DATA = data_path("verina")
+pytestmark = needs("verina")
 
 TASK = "verina_basic_29"
 HEAD = (

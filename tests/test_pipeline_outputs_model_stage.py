@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from llm_fake_server import FakeOpenAI
-from test_pipeline_outputs_llm import responder, runner_for
+from shared_data import data_path, needs
 from veriscale.formats.verina.dataset import read_task
 from veriscale.languages.adversary import make_adversary
 from veriscale.languages.lean.native import NativeEngine
@@ -16,8 +16,10 @@ from veriscale.pipeline.config import PipelineConfig
 from veriscale.pipeline.inputs.stage import expand_task
 from veriscale.pipeline.outputs.stage import expand_task_outputs
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"
-pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason="../shared/data/verina is absent")
+from .test_pipeline_outputs_llm import responder, runner_for
+
+DATA = data_path("verina")
+pytestmark = needs("verina")
 
 
 @pytest.fixture

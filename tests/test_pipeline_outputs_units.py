@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from shared_data import data_path, needs
 from veriscale.formats.verina.dataset import read_task
 from veriscale.languages.lean.mutants import aux_mutant_adversaries, mutant_adversaries
 from veriscale.languages.lean.native import NativeEngine
@@ -18,8 +17,8 @@ from veriscale.pipeline.outputs.outmut import output_mutations
 from veriscale.values import codec
 from veriscale.values.types import parse_type
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"
-pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason="../shared/data/verina is absent")
+DATA = data_path("verina")
+pytestmark = needs("verina")
 
 WEAKEN_TASKS = [
     "verina_basic_16",

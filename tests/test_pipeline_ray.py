@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from shared_data import data_path
 from veriscale.pipeline.config import PipelineConfig
 from veriscale.pipeline.inputs.stage import STAGE, run_inputs_stage
 from veriscale.pipeline.rundir import RunDir
 from veriscale.runtime.executor import LocalExecutor, RayExecutor, make_executor
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"
+DATA = data_path("verina")
 TASKS = ["verina_basic_1", "verina_basic_16", "verina_basic_104", "verina_advanced_13"]
 
 

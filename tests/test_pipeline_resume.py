@@ -10,15 +10,14 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
+from shared_data import data_path, needs
 from veriscale.pipeline.config import PipelineConfig
 from veriscale.pipeline.inputs.stage import STAGE, run_inputs_stage
 from veriscale.pipeline.rundir import RunDir
 from veriscale.runtime.executor import SerialExecutor
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"
-pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason="../shared/data/verina is absent")
+DATA = data_path("verina")
+pytestmark = needs("verina")
 
 CLI = "from veriscale.cli.app import main; main()"
 

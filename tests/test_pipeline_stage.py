@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from shared_data import data_path, needs
 from veriscale.cli.app import _load_commands, app
 from veriscale.formats.verina.dataset import read_task
 from veriscale.pipeline.config import (
@@ -27,8 +28,8 @@ from veriscale.pipeline.summary import summarize_inputs
 from veriscale.runtime.executor import LocalExecutor, SerialExecutor, make_executor
 from veriscale.values.codec import decode
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"
-needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="../shared/data/verina is absent")
+DATA = data_path("verina")
+needs_data = needs("verina")
 
 # A handful of tasks covering Int/Nat/String/Char/Map/function/nested types and non-trivial preconditions.
 TASKS = ["verina_basic_1", "verina_basic_16", "verina_basic_70", "verina_basic_104", "verina_advanced_13"]

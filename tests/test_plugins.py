@@ -8,12 +8,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from shared_data import data_path
 from veriscale.cli.app import _load_commands, app
 from veriscale.formats.api import FormatError
 from veriscale.formats.registry import FORMATS, detect_format, get_format
 from veriscale.languages.registry import LANGUAGES, language, language_of
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+DATA = data_path()
 VERINA = DATA / "verina"
 LEETCODE = DATA / "vericontest" / "leetcode"
 runner = CliRunner()

@@ -7,11 +7,11 @@ import os
 import subprocess
 import sys
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from shared_data import data_path, require
 from veriscale.formats.verina.dataset import read_task
 from veriscale.reduce.rejects import (
     FeatureView,
@@ -22,8 +22,6 @@ from veriscale.reduce.rejects import (
     stable_json,
 )
 from veriscale.values.types import parse_type
-
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
 
 def _rows(*inputs: dict[str, Any]) -> list[dict[str, Any]]:
@@ -42,14 +40,13 @@ def _stages(sel: list[Selection]) -> list[str]:
 
 
 def _task_names() -> list[str]:
-    plus, lite = DATA / "verinaplus", DATA / "verinalite"
-    if not plus.is_dir() or not lite.is_dir():
-        pytest.skip(f"shared data folders {plus} / {lite} are absent")
+    plus = require("verinaplus")
+    require("verinalite")
     return sorted(p.name for p in plus.iterdir() if (p / "reject_inputs.json").is_file())
 
 
 def _load(dataset: str, task: str) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = json.loads((DATA / dataset / task / "reject_inputs.json").read_text())
+    rows: list[dict[str, Any]] = json.loads((data_path(dataset, task, "reject_inputs.json")).read_text())
     return rows
 
 
@@ -103,7 +100,7 @@ def test_typed_view_agrees_with_reference_except_where_types_matter() -> None:
     agree: list[str] = []
     divergent: list[str] = []
     for task in tasks:
-        t = read_task(DATA / "verinaplus" / task)
+        t = read_task(data_path("verinaplus", task))
         view = TypedFeatureView([(p.name, p.type) for p in t.signature.params], structs=t.structs)
         rows = _load("verinaplus", task)
         gold = [g["input"] for g in _load("verinalite", task)]

@@ -17,10 +17,11 @@ from pathlib import Path
 
 import pytest
 
+from shared_data import REPO_ROOT
 from veriscale.runtime.executor import LocalExecutor
 from veriscale.runtime.worker import set_parent_death_signal
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = REPO_ROOT
 SHARED = REPO.parent / "shared" / "data"
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")

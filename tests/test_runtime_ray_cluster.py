@@ -20,9 +20,10 @@ from pathlib import Path
 
 import pytest
 
+from shared_data import REPO_ROOT
 from veriscale.runtime.executor import RayExecutor
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = REPO_ROOT
 SHARED = REPO.parent / "shared" / "data"
 TASKS = [
     "verina_basic_1",

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import typer
 
+from shared_data import data_path
 from veriscale.cli.options import executor_from_options
 from veriscale.evaluate.checks.run import report_json, run_check
 from veriscale.pipeline.config import PipelineConfig
@@ -21,7 +22,7 @@ from veriscale.pipeline.rundir import RunDir
 from veriscale.runtime.executor import LocalExecutor, SerialExecutor
 from veriscale.runtime.shipping import Shipped, local_path, ship
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "verina"
+DATA = data_path("verina")
 TASKS = ["verina_basic_1", "verina_advanced_13"]
 needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="../shared/data/verina is absent")
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from shared_data import REPO_ROOT
 from veriscale.sandbox import Sandbox, SandboxLimits, isolation
 
 ISO = isolation()
@@ -92,7 +93,7 @@ def test_sigkill_of_the_caller_leaves_nothing(tmp_path: Path) -> None:
             sys.stdout.write(p.stdout.readline().decode()); sys.stdout.flush()
             p.wait()
     """)
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1] / "src"))
+    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT / "src"))
     caller = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, env=env)
     assert caller.stdout is not None
     assert caller.stdout.readline().strip() == b"ready"

@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from shared_data import data_path
 from veriscale.languages.verus.compile import compile_program, rustc_available
 from veriscale.languages.verus.execute import ExecLimits, run_program
 from veriscale.languages.verus.forbidden import compile_time_access, forbidden_constructs
 from veriscale.sandbox import isolation
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "vericontest"
+DATA = data_path("vericontest")
 needs_rustc = pytest.mark.skipif(not rustc_available(), reason="rustc is not installed")
 ISO = isolation()
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from shared_data import data_path, needs
 from veriscale.cli.app import _load_commands, app
 from veriscale.formats.verina.dataset import read_dataset
 from veriscale.pipeline.config import PipelineConfig
@@ -18,7 +19,6 @@ from veriscale.pipeline.rundir import RunDir
 from veriscale.pipeline.scale import run_scale
 from veriscale.runtime.executor import SerialExecutor
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 # a list task, a String task, a task with reject inputs, a task with several correct answers
 REAL_TASKS = ["verina_basic_1", "verina_basic_16", "verina_basic_70", "verina_advanced_27"]
 
@@ -100,11 +100,11 @@ def test_rerun_resumes_and_is_byte_identical_under_another_hash_seed(
     assert before == after
 
 
-@pytest.mark.skipif(not (SHARED / "verina").is_dir(), reason="shared Verina data not found")
+@needs("verina")
 def test_real_tasks_kill_preservation_and_clean_check(tmp_path: Path) -> None:
     out = tmp_path / "verina"
     with RunDir.open(out, PipelineConfig()) as rd:
-        rep = run_scale(SHARED / "verina", rd, SerialExecutor(), tasks=REAL_TASKS)
+        rep = run_scale(data_path("verina"), rd, SerialExecutor(), tasks=REAL_TASKS)
     assert rep.failed == {} and sorted(rep.written) == sorted(REAL_TASKS)
     assert rep.kill_preserved == rep.coverage_preserved == len(REAL_TASKS)
     for suite in ("plus", "lite"):
@@ -117,13 +117,13 @@ def test_real_tasks_kill_preservation_and_clean_check(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not (SHARED / "verina").is_dir(), reason="shared Verina data not found")
+@needs("verina")
 def test_full_offline_run_preserves_every_kill(tmp_path: Path) -> None:
     """All 189 Verina tasks: Lite kills every adversary Plus kills, in every task (several minutes)."""
     from veriscale.runtime.executor import LocalExecutor
 
     with RunDir.open(tmp_path / "all", PipelineConfig()) as rd:
-        rep = run_scale(SHARED / "verina", rd, LocalExecutor(workers=2))
+        rep = run_scale(data_path("verina"), rd, LocalExecutor(workers=2))
     assert rep.failed == {} and len(rep.written) == 189
     assert rep.kill_preserved == rep.reduced == 189
     assert rep.coverage_preserved == 189

@@ -11,18 +11,15 @@ from typer.testing import CliRunner
 
 import veriscale.cli.check_data
 import veriscale.cli.stats  # noqa: F401  (registers the commands on the app)
+from shared_data import require
 from veriscale.cli.app import app
 from veriscale.examples import tiny_path
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 runner = CliRunner()
 
 
 def _dataset(name: str) -> Path:
-    d = DATA / name
-    if not d.is_dir():
-        pytest.skip(f"shared data folder {d} is absent")
-    return d
+    return require(name)
 
 
 def test_stats_table_1_figures() -> None:

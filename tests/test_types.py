@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from shared_data import require
 from veriscale.values.structs import parse_structures, struct_arities
 from veriscale.values.types import (
     BOOL,
@@ -28,14 +29,9 @@ from veriscale.values.types import (
     render_type,
 )
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-
 
 def _dataset(name: str) -> Path:
-    d = DATA / name
-    if not d.is_dir():
-        pytest.skip(f"shared data folder {d} is absent")
-    return d
+    return require(name)
 
 
 def _signature_types(name: str) -> list[tuple[str, str, dict[str, int]]]:

@@ -8,13 +8,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from shared_data import data_path, needs
 from veriscale.languages.verus.compile import rustc_available
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "vericontest"
+DATA = data_path("vericontest")
 
 pytestmark = [
     pytest.mark.skipif(not rustc_available(), reason="rustc is not installed"),
-    pytest.mark.skipif(not DATA.is_dir(), reason=f"VeriContest data not found at {DATA}"),
+    needs("vericontest"),
 ]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from shared_data import require
 from veriscale.languages.verus.erase import EraseError, erase
 
 
@@ -193,9 +194,6 @@ impl Solution {
     assert norm(erase(src)) == norm(want)
 
 
-DATA = __import__("pathlib").Path(__file__).resolve().parents[2] / "shared" / "data" / "vericontest"
-
-
 @pytest.mark.parametrize("problem", ["leetcode/lc2486", "leetcode/lc1039", "codeforces/cf1006C"])
 def test_erased_ground_truth_compiles(problem: str) -> None:
     from veriscale.formats.vericontest.dataset import read_problem
@@ -204,9 +202,7 @@ def test_erased_ground_truth_compiles(problem: str) -> None:
 
     if not rustc_available():
         pytest.skip("rustc is not installed")
-    if not (DATA / problem).is_dir():
-        pytest.skip(f"VeriContest data not found at {DATA}")
-    p = read_problem(DATA / problem)
+    p = read_problem(require("vericontest", problem))
     for text in (p.code_spec, p.verified):
         comp = ProblemRunner(p, code=erase(text)).harness()
         assert comp.ok, comp.errors[:500]

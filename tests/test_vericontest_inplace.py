@@ -9,10 +9,10 @@ ground-truth ``ensures`` must reject on at least one description example.
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 
+from shared_data import FIXTURES_DIR
 from veriscale.evaluate.checks.vericontest import check_problem
 from veriscale.formats.vericontest.dataset import read_problem
 from veriscale.languages.verus.engine import VeriContestEngine
@@ -22,7 +22,7 @@ from veriscale.runtime.engine import OutcomeKind
 from veriscale.values.codec import DecodeError
 from veriscale.values.types import UNIT, TCon
 
-FIXTURES = Path(__file__).parent / "fixtures" / "vericontest_inplace" / "leetcode"
+FIXTURES = FIXTURES_DIR / "vericontest_inplace" / "leetcode"
 PROBLEMS = sorted(d.name for d in FIXTURES.iterdir() if d.is_dir())
 
 needs_rustc = pytest.mark.skipif(shutil.which("rustc") is None, reason="rustc is not installed")

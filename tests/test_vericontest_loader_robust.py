@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from shared_data import data_path
 from veriscale.formats.vericontest.dataset import ProblemError, read_problem
 from veriscale.formats.vericontest.files import lost_line_breaks, min_input_lines
 
-DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "vericontest"
+DATA = data_path("vericontest")
 
 
 def _copy(tmp_path: Path, family: str, pid: str) -> Path:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 
+from shared_data import FIXTURES_DIR, data_path
 from veriscale.formats.vericontest.dataset import read_problem
 from veriscale.languages.verus.engine import VeriContestEngine
 from veriscale.languages.verus.post2exe import Untranslatable, translate
@@ -19,8 +19,8 @@ FAST = Limits(fuel=300_000, seconds=120.0, max_depth=100_000)  # the Python side
 
 pytestmark = pytest.mark.skipif(shutil.which("rustc") is None, reason="rustc is not installed")
 
-DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "vericontest"
-INPLACE = Path(__file__).parent / "fixtures" / "vericontest_inplace" / "leetcode"
+DATA = data_path("vericontest")
+INPLACE = FIXTURES_DIR / "vericontest_inplace" / "leetcode"
 
 SPEC = """
 use vstd::prelude::*;

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from shared_data import require
 from veriscale.formats.vericontest.dataset import (
     discover_problems,
     is_vericontest_root,
@@ -17,14 +18,9 @@ from veriscale.formats.vericontest.dataset import (
 )
 from veriscale.values.rust_types import parse_rust_type
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "vericontest"
-
 
 def _problem(rel: str):
-    d = DATA / rel
-    if not d.is_dir():
-        pytest.skip(f"VeriContest data not found at {DATA}")
-    return read_problem(d)
+    return read_problem(require("vericontest", rel))
 
 
 def test_tags_parse() -> None:
@@ -89,11 +85,10 @@ def test_design_problem_calls() -> None:
     )
 
 
-def test_discovery() -> None:
-    if not DATA.is_dir():
-        pytest.skip(f"VeriContest data not found at {DATA}")
-    dirs = discover_problems(DATA)
+def test_discovery(vericontest_dir: Path) -> None:
+    dirs = discover_problems(vericontest_dir)
     assert len(dirs) == 946
     assert sum(1 for d in dirs if d.name.startswith("cf")) == 256
-    assert is_vericontest_root(DATA) and is_vericontest_root(DATA / "leetcode" / "lc7")
-    assert discover_problems(DATA / "leetcode" / "lc7") == [DATA / "leetcode" / "lc7"]
+    lc7 = vericontest_dir / "leetcode" / "lc7"
+    assert is_vericontest_root(vericontest_dir) and is_vericontest_root(lc7)
+    assert discover_problems(lc7) == [lc7]

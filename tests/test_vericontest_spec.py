@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from shared_data import require
 from veriscale.languages.verus.lexer import tokenize
 from veriscale.languages.verus.spec import SpecLoadError, SpecProgram
 from veriscale.languages.verus.spec.ast import Binary, Chain, Quant
 from veriscale.languages.verus.spec.parser import ExprParser
 from veriscale.runtime.engine import Truth
 from veriscale.runtime.limits import Limits
-
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "vericontest"
 
 
 def parse(text: str) -> object:
@@ -150,10 +147,7 @@ def test_no_target() -> None:
 
 
 def _data(rel: str) -> str:
-    f = DATA / rel
-    if not f.is_file():
-        pytest.skip(f"VeriContest data not found at {DATA}")
-    return f.read_text()
+    return require("vericontest", rel).read_text()
 
 
 def test_real_spec_lc7() -> None:

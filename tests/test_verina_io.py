@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from shared_data import require
 from veriscale.examples import tiny_path
 from veriscale.formats.verina.dataset import (
     DatasetError,
@@ -22,14 +23,9 @@ from veriscale.values.codec import DecodeError
 from veriscale.values.runtime import Struct
 from veriscale.values.types import INT, TCon
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-
 
 def _dataset(name: str) -> Path:
-    d = DATA / name
-    if not d.is_dir():
-        pytest.skip(f"shared data folder {d} is absent")
-    return d
+    return require(name)
 
 
 def test_round_trip_all_verina_tasks(tmp_path: Path) -> None:

@@ -1,0 +1,1 @@
+"""Tests of veriscale.cli (a package: test modules get unique dotted names)."""

@@ -1,0 +1,1 @@
+"""Tests of veriscale.languages.verus (a package: test modules get unique dotted names)."""

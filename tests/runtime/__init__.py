@@ -1,0 +1,1 @@
+"""Tests of veriscale.runtime (a package: test modules get unique dotted names)."""
