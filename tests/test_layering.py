@@ -122,6 +122,9 @@ def violations(modules: dict[str, Path] | None = None) -> list[str]:
             where = f"{mod}:{line} -> {target}"
             if target == "veriscale":
                 continue
+            if not _is_module(target) and not _is_module(target.rsplit(".", 1)[0]):
+                found.append(f"{where}: no such module")
+                continue
             if _layer(target) > src_layer:
                 found.append(f"{where}: upward import ({LAYERS[_layer(target)]} above {LAYERS[src_layer]})")
                 continue

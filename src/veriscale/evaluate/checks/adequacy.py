@@ -451,7 +451,8 @@ def adequacy_report(
     ``adversary_pool(task)`` gives the adversaries (e.g. the output stage's
     ``all_adversaries``; None: coverage only). ``jobs > 1`` runs tasks in a
     process pool, ``executor`` on any executor (``adversary_pool`` must then be a
-    module-level function). A job that fails raises, naming its task.
+    module-level function). A failing job does not stop the others; then a RuntimeError
+    names every failed task.
     """
     t0 = time.perf_counter()
     paths = [Path(d) for d in dirs]

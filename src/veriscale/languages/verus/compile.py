@@ -33,7 +33,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..sandbox import Sandbox, SandboxLimits
+from ...sandbox import Sandbox, SandboxLimits
 from .forbidden import compile_time_access
 from .prelude import PRELUDE_CRATE, PRELUDE_LIB
 

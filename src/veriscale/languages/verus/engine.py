@@ -141,7 +141,7 @@ class VeriContestTaskEngine:
         if not self.engine.post2exe:
             return None
         if self._compiled is None:
-            from ..rust.post2exe.checker import build_checker, checker_for_source
+            from .post2exe.checker import build_checker, checker_for_source
 
             ck = None
             try:

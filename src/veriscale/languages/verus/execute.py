@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..sandbox import Sandbox, SandboxLimits, SandboxProcess
+from ...sandbox import Sandbox, SandboxLimits, SandboxProcess
 
 __all__ = ["CaseResult", "ExecLimits", "ProgramResult", "run_json_lines", "run_program"]
 

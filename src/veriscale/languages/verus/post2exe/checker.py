@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...runtime.engine import Verdict
+from ....runtime.engine import Verdict
 from .build import compile_checker
 from .translate import Checker, Untranslatable, translate
 
@@ -146,7 +146,7 @@ def write_checkers(
 ) -> dict[str, Any]:
     """``veriscale post2exe``: checker sources (and compiled binaries, cached) for every problem;
     ``load_errors`` (problem id, why) are problems that could not be read, reported as such."""
-    from ...runtime.executor import pool_executor
+    from ....runtime.executor import pool_executor
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)

@@ -1,7 +1,7 @@
 """veriscale on a real two-node Ray cluster (head and worker node as separate processes).
 
-``scale`` on a Verina subset and ``evaluate`` of the ground truth on Verina and
-VerinaPlus run through ``--ray-address``; their outputs must equal the local
+``scale`` on a Verina subset, ``evaluate`` of the ground truth on Verina and
+VerinaPlus and ``check`` of VeriContest problems run through ``--ray-address``; their outputs must equal the local
 executor's, both nodes must have run jobs, and a run whose worker node is killed
 while it runs a job must still complete with every result. The cluster is
 stopped at the end and no process of it may remain.
@@ -136,6 +136,22 @@ def test_evaluate_on_two_nodes_matches_local(cluster, tmp_path: Path) -> None:  
     per_node = _jobs_per_node(ray.stderr)
     print("evaluate jobs per node:", per_node)
     assert per_node.get(cluster.labels["head"], 0) > 0 and per_node.get(cluster.labels["worker"], 0) > 0
+
+
+@pytest.mark.skipif(not (SHARED / "vericontest" / "leetcode").is_dir(), reason="VeriContest data absent")
+def test_check_vericontest_on_two_nodes_matches_local(cluster, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    root = SHARED / "vericontest" / "leetcode"
+    problems = sorted(d.name for d in root.iterdir() if d.is_dir() and d.name.startswith("lc"))[:4]
+    args = ["check", str(root), "--json", *[a for p in problems for a in ("--task", p)]]
+    local = _veriscale([*args, "-j", "2"])
+    assert local.returncode == 0, local.stderr[-3000:]
+    ray = _veriscale([*args, "--ray-address", cluster.address], cluster.env())
+    assert ray.returncode == 0, ray.stderr[-3000:]
+    assert json.loads(ray.stdout) == json.loads(local.stdout)
+    assert local.stdout == ray.stdout
+    per_node = _jobs_per_node(ray.stderr)
+    print("check jobs per node:", per_node)
+    assert sum(per_node.values()) == len(problems)
 
 
 def test_killed_worker_node_loses_no_result(cluster, local_scale: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from veriscale.languages.lean import limits
 from veriscale.languages.lean.builtins import ops
 from veriscale.languages.lean.native import NativeTaskEngine
+from veriscale.runtime import limits
 from veriscale.runtime.engine import OutcomeKind
 from veriscale.values.types import NAT
 

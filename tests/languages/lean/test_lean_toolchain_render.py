@@ -3,7 +3,7 @@
 Goldens live in tests/golden/lean_toolchain/. After an intended change to the
 generated files, regenerate them with
 
-    VERISCALE_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_lean_toolchain_render.py
+    VERISCALE_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/languages/lean/test_lean_toolchain_render.py
 
 and review the diff.
 """

@@ -110,6 +110,18 @@ def test_kill_9_of_check_leaves_no_worker(tmp_path: Path) -> None:
     _kill_and_check(cmd, tmp_path, min_workers=2)
 
 
+@pytest.mark.skipif(not (SHARED / "verinaplus").is_dir(), reason="../shared/data/verinaplus is absent")
+def test_kill_9_of_evaluate_leaves_no_worker(tmp_path: Path) -> None:
+    from veriscale.evaluate.generations import ground_truth_generation, write_generations
+    from veriscale.formats.verina.dataset import read_dataset
+
+    gens = tmp_path / "gt.jsonl"
+    write_generations([ground_truth_generation(t) for t in read_dataset(SHARED / "verina")], gens)
+    cmd = [sys.executable, "-m", "veriscale", "evaluate", "-g", str(gens), "-s", str(SHARED / "verinaplus")]
+    _kill_and_check([*cmd, "-o", str(tmp_path / "out"), "--no-chart", "-j", "2"], tmp_path, min_workers=2)
+    assert not (tmp_path / "out" / "results.jsonl").exists()
+
+
 def test_parent_death_signal_is_available_on_linux() -> None:
     if not sys.platform.startswith("linux"):
         pytest.skip("PR_SET_PDEATHSIG is Linux only")

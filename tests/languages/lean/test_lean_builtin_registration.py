@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from veriscale.languages.lean import limits
 from veriscale.languages.lean.builtins import registry
 from veriscale.languages.lean.builtins.registry import BUILTINS
 from veriscale.languages.lean.elab.tyexpr import _BUILTIN_TYPES
+from veriscale.runtime import limits
 from veriscale.values.types import TYPE_CONSTRUCTORS, parse_type
 
 

@@ -2,7 +2,7 @@
 
 To run them, set up a Lean project as docs/lean-setup.md describes, then:
 
-    VERISCALE_LEAN_PROJECT=$HOME/veriscale-lean .venv/bin/python -m pytest -m lean tests/test_lean_toolchain_live.py
+    VERISCALE_LEAN_PROJECT=$HOME/veriscale-lean .venv/bin/python -m pytest -m lean tests/languages/lean/test_lean_toolchain_live.py
 
 (``lake`` must be on PATH, or named by VERISCALE_LAKE.) Every test here runs
 real ``lake env lean`` processes; a cold Mathlib import takes seconds.
@@ -25,7 +25,7 @@ from veriscale.languages.lean.toolchain.proofgen import evaluate_proof
 from veriscale.runtime.engine import OutcomeKind, Truth
 
 ENABLE = (
-    f"{ENV_PROJECT}=/path/to/lean/project .venv/bin/python -m pytest -m lean tests/test_lean_toolchain_live.py "
+    f"{ENV_PROJECT}=/path/to/lean/project .venv/bin/python -m pytest -m lean tests/languages/lean/test_lean_toolchain_live.py "
     "(set-up: docs/lean-setup.md)"
 )
 
