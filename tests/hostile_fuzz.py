@@ -56,9 +56,9 @@ SECRET = "vs-canary-secret-7f3a"
 
 @dataclass
 class Sizes:
-    lean: int = 2000  # each a CodeGen and a SpecGen candidate
-    rust: int = 6000
-    rust_compile_budget: int = 40
+    lean: int = 1000  # each a CodeGen and a SpecGen candidate
+    rust: int = 8000
+    rust_compile_budget: int = 20
     runtime_runs: int = 200
     verina_variants: int = 800
     vericontest_variants: int = 300

@@ -138,3 +138,14 @@ def test_scale_resume_says_what_it_reused_and_the_hint_names_out(tmp_path: Path)
     assert other.exit_code != 0
     text = " ".join(other.output.split())
     assert "--out" in text and "--run" not in text
+
+
+def test_a_nul_byte_in_a_file_name_is_a_dataset_error(tiny: Path) -> None:
+    """Found by the fuzz campaign: a ``lean_file`` name with a NUL byte is reported, not raised."""
+    from veriscale.benchmarks.verina import DatasetError, read_task
+
+    meta = json.loads((tiny / "tiny_1" / "task.json").read_text("utf-8"))
+    meta["lean_file"] = "task\u0000.lean"
+    (tiny / "tiny_1" / "task.json").write_text(json.dumps(meta), "utf-8")
+    with pytest.raises(DatasetError, match="bad file name"):
+        read_task(tiny / "tiny_1")

@@ -88,7 +88,8 @@ def test_sigkill_of_the_caller_leaves_nothing(tmp_path: Path) -> None:
     code = textwrap.dedent(f"""
         import sys
         from veriscale.sandbox import Sandbox, SandboxLimits
-        with Sandbox(SandboxLimits(wall_seconds=60)) as sb:
+        # the caller dies by SIGKILL, so its private directory stays: keep it under tmp_path
+        with Sandbox(SandboxLimits(wall_seconds=60), parent_dir={str(tmp_path)!r}) as sb:
             p = sb.spawn(["sh", "-c", "setsid sleep {mark} & echo ready; sleep {mark}"])
             sys.stdout.write(p.stdout.readline().decode()); sys.stdout.flush()
             p.wait()

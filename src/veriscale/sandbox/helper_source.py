@@ -33,7 +33,7 @@ from __future__ import annotations
 
 __all__ = ["HELPER_C", "HELPER_VERSION"]
 
-HELPER_VERSION = "5"
+HELPER_VERSION = "6"
 
 HELPER_C = r"""
 #define _GNU_SOURCE
@@ -288,13 +288,14 @@ int main(int argc, char **argv) {
         int s = sigwaitinfo(&waitset, NULL);
         if (s == SIGTERM || s == SIGINT || s == SIGHUP || s == SIGQUIT) kill_descendants();
     }
-    /* The target is gone: nothing it started may outlive it. */
+    /* The target is gone: nothing it started may outlive it. As a subreaper the helper
+       has no descendant once it has no child, so the usual case costs no /proc scan. */
     for (;;) {
-        int killed = kill_descendants();
         int st, reaped = 0;
         pid_t w;
         while ((w = waitpid(-1, &st, WNOHANG)) > 0) reaped = 1;
         if (w < 0 && errno == ECHILD) break;
+        int killed = kill_descendants();
         if (!reaped && killed <= 0) {
             struct timespec ts = {0, 500000};
             nanosleep(&ts, NULL);

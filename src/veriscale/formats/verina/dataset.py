@@ -235,6 +235,8 @@ def _read_text(path: Path, task: str | None) -> str:
         ) from None
     except OSError as err:
         raise DatasetError(f"cannot read file ({err.strerror})", file=path, task=task) from None
+    except ValueError as err:  # e.g. a file name from task.json with a NUL byte
+        raise DatasetError(f"bad file name ({err})", file=path, task=task) from None
 
 
 def _read_json(path: Path, task: str | None, *, missing_ok: bool = False) -> Any:

@@ -96,20 +96,21 @@ class ProblemRunner:
         src = self.code if self.code is not None else self.problem.reference_source
         return "; ".join(str(v) for v in forbidden_constructs(src))
 
-    def _compile(self, source: str) -> Compiled:
+    def _refused(self) -> Compiled | None:
+        """Checked before the harness is even built (building it parses the code)."""
         bad = self.violations()
         if bad:  # refused before compiling: the code could reach files, processes, network or raw memory
             return Compiled("", None, f"refused before compiling: {bad}", forbidden=bad)
-        return compile_program(source, cache=self.cache)
+        return None
 
     def harness(self) -> Compiled:
         if self._harness is None:
-            self._harness = self._compile(self.harness_source())
+            self._harness = self._refused() or compile_program(self.harness_source(), cache=self.cache)
         return self._harness
 
     def traced(self) -> Compiled:
         if self._traced is None:
-            self._traced = self._compile(self.traced_source())
+            self._traced = self._refused() or compile_program(self.traced_source(), cache=self.cache)
         return self._traced
 
     # ---- running
