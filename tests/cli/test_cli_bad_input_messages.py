@@ -142,7 +142,7 @@ def test_scale_resume_says_what_it_reused_and_the_hint_names_out(tmp_path: Path)
 
 def test_a_nul_byte_in_a_file_name_is_a_dataset_error(tiny: Path) -> None:
     """Found by the fuzz campaign: a ``lean_file`` name with a NUL byte is reported, not raised."""
-    from veriscale.benchmarks.verina import DatasetError, read_task
+    from veriscale.formats.verina.dataset import DatasetError, read_task
 
     meta = json.loads((tiny / "tiny_1" / "task.json").read_text("utf-8"))
     meta["lean_file"] = "task\u0000.lean"

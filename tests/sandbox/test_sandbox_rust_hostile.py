@@ -161,8 +161,8 @@ def test_compile_time_file_access_never_reaches_rustc() -> None:
 @pytest.mark.skipif(not DATA.is_dir(), reason=f"VeriContest data not found at {DATA}")
 def test_refusal_comes_before_parsing_the_candidate() -> None:
     """Found by the fuzz campaign: an ``extern "C"`` block must be refused, not reported as malformed."""
-    from veriscale.benchmarks.vericontest import read_problem
-    from veriscale.engines.vericontest import VeriContestEngine
+    from veriscale.formats.vericontest.dataset import read_problem
+    from veriscale.languages.verus.engine import VeriContestEngine
 
     problem = read_problem(DATA / "leetcode" / "lc7")
     (out,) = (
