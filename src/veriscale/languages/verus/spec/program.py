@@ -114,7 +114,10 @@ class SpecProgram:
         except (ScanError, LexError) as exc:
             raise SpecLoadError(str(exc)) from None
         prog = cls()
-        prog._load(items, target)
+        try:
+            prog._load(items, target)
+        except (IndexError, ValueError) as exc:  # a corrupted source the scanner half-understood
+            raise SpecLoadError(f"malformed specification: {type(exc).__name__}: {exc}") from None
         return prog
 
     def _load(self, items: SourceItems, target: str | None) -> None:
