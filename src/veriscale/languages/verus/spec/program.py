@@ -116,6 +116,8 @@ class SpecProgram:
         prog = cls()
         try:
             prog._load(items, target)
+        except SpecLoadError:
+            raise
         except (IndexError, ValueError) as exc:  # a corrupted source the scanner half-understood
             raise SpecLoadError(f"malformed specification: {type(exc).__name__}: {exc}") from None
         return prog
