@@ -35,6 +35,8 @@ def test_builtins_registered_with_proof_parameters_are_charged() -> None:
 
 
 def test_one_type_constructor_table() -> None:
-    assert {name: arity for name, (_canon, arity) in _BUILTIN_TYPES.items()} == TYPE_CONSTRUCTORS
+    # every entry of the elaborator's table is the shared one, or a notation for one of its types
+    assert {canon: arity for _name, (canon, arity) in _BUILTIN_TYPES.items()} == TYPE_CONSTRUCTORS
+    assert {name for name, (canon, _a) in _BUILTIN_TYPES.items() if name != canon} == {"ℕ", "ℤ"}
     # the dataset codec also accepts the names that ``open Std`` makes short
     assert parse_type("HashMap Int Nat") == parse_type("Std.HashMap Int Nat")
