@@ -49,6 +49,7 @@ def test_missing_required_file_is_an_error_naming_it(tmp_path: Path) -> None:
         read_problem(d)
 
 
+@pytest.mark.skipif(shutil.which("rustc") is None, reason="rustc is not installed")
 def test_flattened_codeforces_input_is_undecodable_and_not_run(tmp_path: Path) -> None:
     d = _copy(tmp_path, "codeforces", "cf1006C")
     desc = (d / "description.md").read_text()
