@@ -480,9 +480,10 @@ def run_verina_corruptions(report: Report, rng: random.Random, n: int, work: Pat
     from veriscale.cli.app import _load_commands, app
     from veriscale.evaluate.generations import ground_truth_generation
     from veriscale.evaluate.harness import Job, _load, run_job
+    from veriscale.formats.api import FormatError
     from veriscale.formats.check_data import check_dataset
     from veriscale.formats.stats import dataset_stats
-    from veriscale.formats.verina.dataset import DatasetError, read_task
+    from veriscale.formats.verina.dataset import read_task
 
     _load_commands()
     runner = CliRunner()
@@ -516,7 +517,7 @@ def run_verina_corruptions(report: Report, rng: random.Random, n: int, work: Pat
         for label, fn in (("check-data", check_dataset), ("stats", dataset_stats)):
             try:
                 fn(ds)
-            except DatasetError:
+            except FormatError:  # the clear error for an unreadable dataset (DatasetError is one)
                 pass
             except Exception as exc:
                 report.tracebacks.append(_tb(f"verina {label} {name}", exc))
