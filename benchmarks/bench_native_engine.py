@@ -63,9 +63,11 @@ def bench_plus_runs(root: Path) -> None:
                 equal += 1
         t_exec += time.perf_counter() - s
     dt = time.perf_counter() - t0
-    print(f"verinaplus implementation re-execution: {rows} decodable rows ({undecodable} undecodable), "
-          f"{equal} equal ({100 * equal / max(rows, 1):.2f}%), {t_exec:.1f} s executing, {dt:.1f} s wall "
-          f"incl. reading/decoding, {rows / max(t_exec, 1e-9):.0f} rows/s")
+    print(
+        f"verinaplus implementation re-execution: {rows} decodable rows ({undecodable} undecodable), "
+        f"{equal} equal ({100 * equal / max(rows, 1):.2f}%), {t_exec:.1f} s executing, {dt:.1f} s wall "
+        f"incl. reading/decoding, {rows / max(t_exec, 1e-9):.0f} rows/s"
+    )
 
 
 def main() -> None:

@@ -56,15 +56,17 @@ def echo_auth(code: int = 401) -> Action:
     return Action("echo_auth", status=code)
 
 
-def completion_body(content: str, model: str, finish_reason: str = "stop",
-                    usage: tuple[int, int] = (10, 5)) -> dict[str, Any]:
+def completion_body(
+    content: str, model: str, finish_reason: str = "stop", usage: tuple[int, int] = (10, 5)
+) -> dict[str, Any]:
     return {
         "id": "chatcmpl-test",
         "object": "chat.completion",
         "created": 1700000000,
         "model": model,
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
-                     "finish_reason": finish_reason}],
+        "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": finish_reason}
+        ],
         "usage": {"prompt_tokens": usage[0], "completion_tokens": usage[1], "total_tokens": sum(usage)},
     }
 
@@ -88,8 +90,9 @@ class FakeOpenAI:
             def log_message(self, *args: Any) -> None:  # keep test output quiet
                 pass
 
-            def _send(self, code: int, body: bytes, headers: dict[str, str] | None = None,
-                      length: int | None = None) -> None:
+            def _send(
+                self, code: int, body: bytes, headers: dict[str, str] | None = None, length: int | None = None
+            ) -> None:
                 try:
                     self.send_response(code)
                     self.send_header("Content-Type", "application/json")
@@ -113,9 +116,15 @@ class FakeOpenAI:
                 except ValueError:
                     body = {}
                 with fake._lock:
-                    fake.requests.append({"path": self.path, "headers": dict(self.headers.items()),
-                                          "body": body, "raw": raw_body.decode("utf-8", "replace"),
-                                          "hanging": fake.hanging})
+                    fake.requests.append(
+                        {
+                            "path": self.path,
+                            "headers": dict(self.headers.items()),
+                            "body": body,
+                            "raw": raw_body.decode("utf-8", "replace"),
+                            "hanging": fake.hanging,
+                        }
+                    )
                     count = len(fake.requests)
                     action = fake.script.popleft() if fake.script else None
                     if action is not None and action.kind == "hang":
@@ -151,8 +160,9 @@ class FakeOpenAI:
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
-        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05},
-                                       daemon=True)
+        self.thread = threading.Thread(
+            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
 
     @property
     def url(self) -> str:

@@ -133,10 +133,7 @@ def violations(modules: dict[str, Path] | None = None) -> list[str]:
             if src_plugin:
                 kind, name = src_plugin
                 if tgt_plugin and tgt_plugin != src_plugin:
-                    if not (
-                        kind == "formats"
-                        and tgt_plugin == ("languages", FORMAT_LANGUAGE.get(name, ""))
-                    ):
+                    if not (kind == "formats" and tgt_plugin == ("languages", FORMAT_LANGUAGE.get(name, ""))):
                         found.append(f"{where}: a plug-in imports another plug-in")
                 if len(tparts) >= 3 and tparts[1] == kind and tparts[2] == "registry":
                     found.append(f"{where}: a plug-in imports its registry")

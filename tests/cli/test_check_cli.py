@@ -31,7 +31,10 @@ def test_verina_ground_truth_agrees_everywhere(verina_report: dict) -> None:
     assert (t["precond_rejects_rejects"]["agree"], t["precond_rejects_rejects"]["total"]) == (123, 123)
     assert (t["impl_matches_expected"]["agree"], t["impl_matches_expected"]["total"]) == (1114, 1114)
     assert (t["postcond_accepts_expected"]["agree"], t["postcond_accepts_expected"]["total"]) == (1114, 1114)
-    assert (t["postcond_rejects_unexpected"]["agree"], t["postcond_rejects_unexpected"]["total"]) == (2392, 2392)
+    assert (t["postcond_rejects_unexpected"]["agree"], t["postcond_rejects_unexpected"]["total"]) == (
+        2392,
+        2392,
+    )
     assert verina_report["findings"] == []
 
 

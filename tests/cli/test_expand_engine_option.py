@@ -20,8 +20,18 @@ def test_expand_with_lean_engine_without_lean_fails_cleanly(
     _load_commands()
     res = CliRunner().invoke(
         app,
-        ["expand", "inputs", "--benchmark", str(verina_dir), "--run", str(tmp_path / "run"), "--tasks",
-         "verina_basic_1", "--engine", "lean"],
+        [
+            "expand",
+            "inputs",
+            "--benchmark",
+            str(verina_dir),
+            "--run",
+            str(tmp_path / "run"),
+            "--tasks",
+            "verina_basic_1",
+            "--engine",
+            "lean",
+        ],
     )
     assert res.exit_code == 2
     assert "Lean toolchain unavailable" in res.output

@@ -27,15 +27,27 @@ def _commands() -> None:
 
 def run(*args: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
     runner = CliRunner()
-    res = runner.invoke(app, list(args), env={"VERISCALE_MODEL": "", "VERISCALE_BASE_URL": "",
-                                               "VERISCALE_LLM_CONFIG": "", **(env or {})})
+    res = runner.invoke(
+        app,
+        list(args),
+        env={"VERISCALE_MODEL": "", "VERISCALE_BASE_URL": "", "VERISCALE_LLM_CONFIG": "", **(env or {})},
+    )
     return res.exit_code, res.stdout, res.stderr
 
 
 def test_ping_success(fake: FakeOpenAI) -> None:
     fake.push(ok("pong", usage=(12, 1)))
-    code, out, err = run("models", "ping", "--base-url", fake.url, "--model", "tiny", "--api-key-env", "TEST_KEY",
-                         env={"TEST_KEY": SECRET})
+    code, out, err = run(
+        "models",
+        "ping",
+        "--base-url",
+        fake.url,
+        "--model",
+        "tiny",
+        "--api-key-env",
+        "TEST_KEY",
+        env={"TEST_KEY": SECRET},
+    )
     assert code == 0, err
     lines = out.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("ok: tiny at http://127.0.0.1:")
@@ -46,8 +58,17 @@ def test_ping_success(fake: FakeOpenAI) -> None:
 
 def test_ping_auth_failure_is_one_line_without_key(fake: FakeOpenAI) -> None:
     fake.push(echo_auth(401))
-    code, out, err = run("models", "ping", "--base-url", fake.url, "--model", "tiny", "--api-key-env", "TEST_KEY",
-                         env={"TEST_KEY": SECRET})
+    code, out, err = run(
+        "models",
+        "ping",
+        "--base-url",
+        fake.url,
+        "--model",
+        "tiny",
+        "--api-key-env",
+        "TEST_KEY",
+        env={"TEST_KEY": SECRET},
+    )
     assert code == 1 and out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: tiny at ") and "HTTP 401" in lines[0]
@@ -64,8 +85,9 @@ def test_ping_server_error_and_retries(fake: FakeOpenAI) -> None:
 
 
 def test_ping_unreachable_and_missing_model() -> None:
-    code, _out, err = run("models", "ping", "--base-url", "http://127.0.0.1:9/v1", "--model", "m",
-                          "--timeout", "2")
+    code, _out, err = run(
+        "models", "ping", "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--timeout", "2"
+    )
     assert code == 1 and err.strip().startswith("error: m at http://127.0.0.1:9/v1: connection error")
     assert len(err.strip().splitlines()) == 1
     code, _out, err = run("models", "ping", "--base-url", "http://127.0.0.1:9/v1")

@@ -26,8 +26,13 @@ def fake() -> Iterator[FakeOpenAI]:
 
 
 def config(fake: FakeOpenAI, path: Path, **kw: object) -> LLMConfig:
-    base: dict[str, object] = {"model": "m1", "base_url": fake.url, "cache_path": path, "max_retries": 0,
-                               "timeout": 2.0}
+    base: dict[str, object] = {
+        "model": "m1",
+        "base_url": fake.url,
+        "cache_path": path,
+        "max_retries": 0,
+        "timeout": 2.0,
+    }
     base.update(kw)
     return LLMConfig(**base)  # type: ignore[arg-type]
 
@@ -60,19 +65,34 @@ def test_reasks_replay_from_cache(fake: FakeOpenAI, tmp_path: Path) -> None:
 
 
 def test_key_parts_change_the_key() -> None:
-    base = ChatRequest(stage="s", model="m", messages=({"role": "user", "content": "x"},), temperature=0.5,
-                       template="t@v1#abc")
+    base = ChatRequest(
+        stage="s",
+        model="m",
+        messages=({"role": "user", "content": "x"},),
+        temperature=0.5,
+        template="t@v1#abc",
+    )
     k = request_key(base)
     variants = [
         ChatRequest(stage="s", model="m2", messages=base.messages, temperature=0.5, template="t@v1#abc"),
-        ChatRequest(stage="s", model="m", messages=({"role": "user", "content": "y"},), temperature=0.5,
-                    template="t@v1#abc"),
+        ChatRequest(
+            stage="s",
+            model="m",
+            messages=({"role": "user", "content": "y"},),
+            temperature=0.5,
+            template="t@v1#abc",
+        ),
         ChatRequest(stage="s", model="m", messages=base.messages, temperature=0.6, template="t@v1#abc"),
-        ChatRequest(stage="s", model="m", messages=base.messages, temperature=0.5, template="t@v1#abc", sample=1),
-        ChatRequest(stage="s", model="m", messages=base.messages, temperature=0.5, template="t@v1#abc", attempt=1),
+        ChatRequest(
+            stage="s", model="m", messages=base.messages, temperature=0.5, template="t@v1#abc", sample=1
+        ),
+        ChatRequest(
+            stage="s", model="m", messages=base.messages, temperature=0.5, template="t@v1#abc", attempt=1
+        ),
         ChatRequest(stage="s", model="m", messages=base.messages, temperature=0.5, template="t@v2#abc"),
-        ChatRequest(stage="s", model="m", messages=base.messages, temperature=0.5, template="t@v1#abc",
-                    max_tokens=10),
+        ChatRequest(
+            stage="s", model="m", messages=base.messages, temperature=0.5, template="t@v1#abc", max_tokens=10
+        ),
     ]
     keys = {request_key(v) for v in variants}
     assert k not in keys and len(keys) == len(variants)
@@ -138,8 +158,11 @@ def _req(i: int, writer: int) -> ChatRequest:
 def test_concurrent_threads(tmp_path: Path) -> None:
     cache = ResponseCache(tmp_path / "c.sqlite")
     with ThreadPoolExecutor(8) as pool:
-        list(pool.map(lambda w: [cache.put(_req(i, w), f"{w}:{i}", None, TokenUsage()) for i in range(40)],
-                      range(8)))
+        list(
+            pool.map(
+                lambda w: [cache.put(_req(i, w), f"{w}:{i}", None, TokenUsage()) for i in range(40)], range(8)
+            )
+        )
     assert len(cache) == 320
     hit = cache.get(_req(5, 3))
     assert hit is not None and hit.text == "3:5"

@@ -24,21 +24,31 @@ def fake() -> Iterator[FakeOpenAI]:
 
 
 def make_config(fake: FakeOpenAI, **kw: object) -> LLMConfig:
-    base: dict[str, object] = {"model": "test-model", "base_url": fake.url, "timeout": 2.0, "max_retries": 3,
-                               "backoff_base": 0.01, "backoff_max": 0.05, "cache": "off"}
+    base: dict[str, object] = {
+        "model": "test-model",
+        "base_url": fake.url,
+        "timeout": 2.0,
+        "max_retries": 3,
+        "backoff_base": 0.01,
+        "backoff_max": 0.05,
+        "cache": "off",
+    }
     base.update(kw)
     return LLMConfig(**base)  # type: ignore[arg-type]
 
 
 def req(text: str = "hello", **kw: object) -> ChatRequest:
-    return ChatRequest(stage="seed_inputs", model="test-model",
-                       messages=({"role": "user", "content": text},), **kw)  # type: ignore[arg-type]
+    return ChatRequest(
+        stage="seed_inputs", model="test-model", messages=({"role": "user", "content": text},), **kw
+    )  # type: ignore[arg-type]
 
 
 def test_success_sends_params_and_key(fake: FakeOpenAI) -> None:
     fake.push(ok("pong", usage=(7, 3)))
     with ChatClient(make_config(fake, seed=1), env=ENV) as client:
-        r = client.complete(req(temperature=0.3, max_tokens=50, seed=11, extra_body=(("reasoning_effort", "low"),)))
+        r = client.complete(
+            req(temperature=0.3, max_tokens=50, seed=11, extra_body=(("reasoning_effort", "low"),))
+        )
     assert r.ok and r.text == "pong" and r.error is None
     assert (r.usage.prompt_tokens, r.usage.completion_tokens) == (7, 3)
     assert r.http_requests == 1 and fake.count == 1
@@ -58,8 +68,11 @@ def test_max_completion_tokens_param(fake: FakeOpenAI) -> None:
 
 
 def test_429_retry_after_is_honoured(fake: FakeOpenAI) -> None:
-    fake.push(status(429, "slow down", {"Retry-After": "2"}), status(429, "slow down", {"retry-after-ms": "1500"}),
-              ok("finally"))
+    fake.push(
+        status(429, "slow down", {"Retry-After": "2"}),
+        status(429, "slow down", {"retry-after-ms": "1500"}),
+        ok("finally"),
+    )
     sleeps: list[float] = []
     with ChatClient(make_config(fake), env=ENV, sleep=sleeps.append) as client:
         r = client.complete(req())
@@ -84,7 +97,9 @@ def test_final_failure_is_recorded_with_reason(fake: FakeOpenAI) -> None:
     with ChatClient(make_config(fake), env=ENV, sleep=lambda s: None) as client:
         r = client.complete(req())
     assert not r.ok and r.text is None
-    assert r.error is not None and "HTTP 503" in r.error and "overloaded" in r.error and "4 attempts" in r.error
+    assert (
+        r.error is not None and "HTTP 503" in r.error and "overloaded" in r.error and "4 attempts" in r.error
+    )
     assert fake.count == 4  # one try + max_retries=3, and the SDK's own retries are off
 
 
@@ -165,8 +180,9 @@ def test_not_found_blocks_only_that_model(fake: FakeOpenAI) -> None:
     with ChatClient(make_config(fake), env=ENV, sleep=lambda s: None) as client:
         a = client.complete(req())
         b = client.complete(req("again"))
-        other = client.complete(ChatRequest(stage="spec_gen", model="other-model",
-                                            messages=({"role": "user", "content": "x"},)))
+        other = client.complete(
+            ChatRequest(stage="spec_gen", model="other-model", messages=({"role": "user", "content": "x"},))
+        )
     assert a.error is not None and "HTTP 404" in a.error and "model gone" in a.error
     assert b.error is not None and b.error.startswith("not sent") and other.ok
     assert fake.count == 2
@@ -213,11 +229,13 @@ def test_concurrency_is_bounded(fake: FakeOpenAI) -> None:
     assert 2 <= peak <= 3
 
 
-def test_key_never_in_logs_outputs_or_cache(fake: FakeOpenAI, tmp_path: Path,
-                                            caplog: pytest.LogCaptureFixture,
-                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_key_never_in_logs_outputs_or_cache(
+    fake: FakeOpenAI, tmp_path: Path, caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]
+) -> None:
     caplog.set_level(logging.DEBUG)  # the SDK and httpx log at DEBUG too
-    fake.push(status(429, "wait", {"Retry-After": "0"}), echo_auth(500), raw(b"oops"), ok("answer"), echo_auth(401))
+    fake.push(
+        status(429, "wait", {"Retry-After": "0"}), echo_auth(500), raw(b"oops"), ok("answer"), echo_auth(401)
+    )
     cache_path = tmp_path / "cache.sqlite"
     cfg = make_config(fake, cache="on", cache_path=cache_path, max_retries=4)
     with ModelRunner(cfg, env=ENV, sleep=lambda s: None) as runner:
@@ -225,12 +243,18 @@ def test_key_never_in_logs_outputs_or_cache(fake: FakeOpenAI, tmp_path: Path,
         bad = runner.ask("seed_inputs", [{"role": "user", "content": "q2"}])
         summary = runner.usage.to_json()
     assert good[0].ok and bad[0].error is not None
-    everything = "\n".join([
-        caplog.text,
-        "\n".join(r.getMessage() for r in caplog.records),
-        repr(good), repr(bad), str(summary), repr(cfg), cfg.model_dump_json(),
-        "\n".join(str(r.to_json()) for r in good + bad),
-    ])
+    everything = "\n".join(
+        [
+            caplog.text,
+            "\n".join(r.getMessage() for r in caplog.records),
+            repr(good),
+            repr(bad),
+            str(summary),
+            repr(cfg),
+            cfg.model_dump_json(),
+            "\n".join(str(r.to_json()) for r in good + bad),
+        ]
+    )
     out = capsys.readouterr()
     assert any("retry" in r.getMessage() for r in caplog.records)  # logging did happen
     assert SECRET not in everything and SECRET not in out.out and SECRET not in out.err

@@ -19,7 +19,8 @@ def test_defaults_are_unconfigured() -> None:
 
 def test_toml_file_with_llm_table(tmp_path: Path) -> None:
     p = tmp_path / "veriscale.toml"
-    p.write_text("""
+    p.write_text(
+        """
 [llm]
 model = "qwen3"
 base_url = "http://localhost:8000/v1"
@@ -33,7 +34,9 @@ temperature = 0.1
 [llm.prices."gpt-*"]
 input = 1.25
 output = 10
-""", encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     c = load_config(p, env={"MY_KEY": "sk-from-env-999", "VERISCALE_API_KEY": "other"})
     assert c.model == "qwen3" and c.concurrency == 3 and c.base_url == "http://localhost:8000/v1"
     assert c.models_for("spec_gen") == ["a", "b"] and c.models_for("decompose") == ["qwen3"]

@@ -22,12 +22,12 @@ def test_plain_array() -> None:
 
 
 def test_array_in_fence_with_prose() -> None:
-    text = 'Sure! Here you go:\n```json\n[1, 2, 3]\n```\nHope that helps [really].'
+    text = "Sure! Here you go:\n```json\n[1, 2, 3]\n```\nHope that helps [really]."
     assert extract_json_array(text).items == [1, 2, 3]
 
 
 def test_array_in_prose_with_bracketed_words() -> None:
-    text = "Inputs [as requested] follow: [{\"x\": [1, 2]}, {\"x\": []}] and that is all [end]"
+    text = 'Inputs [as requested] follow: [{"x": [1, 2]}, {"x": []}] and that is all [end]'
     assert extract_json_array(text).items == [{"x": [1, 2]}, {"x": []}]
 
 
@@ -184,7 +184,8 @@ def test_extract_adversarial_out_of_order_and_missing() -> None:
 def test_rename_indexed() -> None:
     code = "def maxOf2 (a : Int) : Int := maxOf2_helper a\n-- uses maxOf2 in a comment"
     assert rename_indexed(code, "maxOf", 2) == code.replace("maxOf2 (", "maxOf (").replace(
-        "uses maxOf2", "uses maxOf")
+        "uses maxOf2", "uses maxOf"
+    )
     assert rename_indexed("def f_3 (x : Nat) : Nat := x", "f", 3) == "def f (x : Nat) : Nat := x"
     real = "def LinearSearch3 (a : Array Int) : Nat := 0"  # the real name ends in a digit
     assert rename_indexed(real, "LinearSearch3", 3) == real
@@ -192,7 +193,7 @@ def test_rename_indexed() -> None:
 
 
 def test_forbidden_constructs() -> None:
-    code = '''
+    code = """
 partial def loop (n : Nat) : Nat := loop n
 -- sorry in a comment is fine
 /- axiom in a block comment is fine -/
@@ -201,7 +202,7 @@ def s : String := "sorry, IO"
 theorem t : 1 = 1 := by sorry
 def io : IO Unit := pure ()
 def sortedish := List.partial
-'''
+"""
     assert forbidden_constructs(code) == ["IO", "implemented_by", "partial", "sorry"]
     assert forbidden_constructs("def f (x : Nat) : Nat := x + 1") == []
 

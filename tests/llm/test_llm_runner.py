@@ -25,21 +25,32 @@ def fake() -> Iterator[FakeOpenAI]:
 
 
 def cfg(fake: FakeOpenAI, **kw: object) -> LLMConfig:
-    base: dict[str, object] = {"model": "m1", "base_url": fake.url, "cache": "off", "max_retries": 2,
-                               "backoff_base": 0.0, "timeout": 2.0}
+    base: dict[str, object] = {
+        "model": "m1",
+        "base_url": fake.url,
+        "cache": "off",
+        "max_retries": 2,
+        "backoff_base": 0.0,
+        "timeout": 2.0,
+    }
     base.update(kw)
     return LLMConfig(**base)  # type: ignore[arg-type]
 
 
 def test_stage_sampling_settings_are_sent(fake: FakeOpenAI) -> None:
-    c = cfg(fake, seed=100, stages={"spec_gen": StageConfig(temperature=0.25, max_tokens=77, samples=2,
-                                                            model="spec-model")})
+    c = cfg(
+        fake,
+        seed=100,
+        stages={"spec_gen": StageConfig(temperature=0.25, max_tokens=77, samples=2, model="spec-model")},
+    )
     with ModelRunner(c, cache=None, env=ENV) as runner:
         out = runner.ask("spec_gen", [{"role": "user", "content": "x"}])
     assert len(out) == 2 and all(r.ok and r.model == "spec-model" for r in out)
     bodies = sorted((r["body"] for r in fake.requests), key=lambda b: b["seed"])
     assert [b["seed"] for b in bodies] == [100, 101]  # base seed + sample index
-    assert all(b["temperature"] == 0.25 and b["max_tokens"] == 77 and b["model"] == "spec-model" for b in bodies)
+    assert all(
+        b["temperature"] == 0.25 and b["max_tokens"] == 77 and b["model"] == "spec-model" for b in bodies
+    )
     # Other stages keep their defaults when one stage is tuned.
     assert c.stage("seed_inputs").temperature == 0.8
 
@@ -55,7 +66,7 @@ def test_reask_on_malformed_then_give_up(fake: FakeOpenAI) -> None:
 
 
 def test_reask_succeeds_and_truncation_is_reported(fake: FakeOpenAI) -> None:
-    fake.push(ok("```json\n[{\"a\": 1}, {\"a\":", finish_reason="length"))
+    fake.push(ok('```json\n[{"a": 1}, {"a":', finish_reason="length"))
     with ModelRunner(cfg(fake), cache=None, env=ENV) as runner:
         [r] = runner.ask("seed_inputs", [{"role": "user", "content": "x"}], extract=extract_json_array)
     assert r.ok and r.parsed == [{"a": 1}] and r.finish_reason == "length" and r.malformed_count == 0
@@ -72,8 +83,13 @@ def test_extractor_exception_is_contained(fake: FakeOpenAI) -> None:
 
 
 def test_usage_and_cost_accounting(fake: FakeOpenAI) -> None:
-    fake.push(ok("a", usage=(1000, 200)), ok("b", usage=(3000, 800)), status(500), ok("c", usage=(10, 10)),
-              status(400, "nope"))
+    fake.push(
+        ok("a", usage=(1000, 200)),
+        ok("b", usage=(3000, 800)),
+        status(500),
+        ok("c", usage=(10, 10)),
+        status(400, "nope"),
+    )
     prices = {"m1": Price(input=2.0, output=8.0), "cheap-*": Price(input=0.1, output=0.2)}
     c = cfg(fake, prices=prices, concurrency=1)
     with ModelRunner(c, cache=None, env=ENV, sleep=lambda s: None) as runner:
@@ -125,9 +141,15 @@ def test_offline_notice_once_and_no_requests(capsys: pytest.CaptureFixture[str])
     assert "skipping model-driven stages decompose, seed_inputs" in err
     seen: list[str] = []
     assert model_available(c, ["spec_gen"], notify=seen.append) is False
-    assert seen == [skip_notice(["spec_gen"])] == ["no model configured: skipping model-driven stage spec_gen "
-                                                   "(set VERISCALE_MODEL / --model, and VERISCALE_BASE_URL and a "
-                                                   "key if needed)"]
+    assert (
+        seen
+        == [skip_notice(["spec_gen"])]
+        == [
+            "no model configured: skipping model-driven stage spec_gen "
+            "(set VERISCALE_MODEL / --model, and VERISCALE_BASE_URL and a "
+            "key if needed)"
+        ]
+    )
     assert model_available(LLMConfig(model="m"), ["spec_gen"]) is True
     with ModelRunner(c) as runner:  # asking anyway gives failed responses, never an exception
         out = runner.ask("spec_gen", [{"role": "user", "content": "x"}], n_samples=2)
@@ -139,8 +161,15 @@ def test_packaged_templates_render() -> None:
     from veriscale.llm.templates import PromptTemplate, TemplateError
 
     names = template_names()
-    for want in ("seed_inputs", "decompose", "spec_gen", "adversarial_impl", "eval_specgen", "eval_codegen",
-                 "eval_proofgen"):
+    for want in (
+        "seed_inputs",
+        "decompose",
+        "spec_gen",
+        "adversarial_impl",
+        "eval_specgen",
+        "eval_codegen",
+        "eval_proofgen",
+    ):
         assert want in names
     for n in names:
         t = get_template(n)
@@ -162,8 +191,10 @@ def test_packaged_templates_render() -> None:
 def test_template_override_directory(tmp_path: Path) -> None:
     from veriscale.llm import get_template
 
-    (tmp_path / "decompose.txt").write_text("# template: decompose\n# version: 7\n# fields: description\n"
-                                            "---- user ----\nModel: ${description}\n", encoding="utf-8")
+    (tmp_path / "decompose.txt").write_text(
+        "# template: decompose\n# version: 7\n# fields: description\n---- user ----\nModel: ${description}\n",
+        encoding="utf-8",
+    )
     t = get_template("decompose", tmp_path)
     assert t.version == "7" and t.ident.startswith("decompose@v7#")
     assert t.render(description="d") == [{"role": "user", "content": "Model: d"}]
@@ -184,7 +215,9 @@ def test_prompts_from_real_tasks(verina_dir: Path) -> None:
     assert "@[reducible, simp]\ndef hasOppositeSign_precond" in user and "!benchmark" not in user
     assert json.loads(F.seed_fields(t)["valid_examples"])[0] == {"input": t.tests[0].input}
     adv = get_template("adversarial_impl").render(**F.adversarial_fields(t, "def p := True", "def q := True"))
-    assert "named exactly `hasOppositeSign`" in adv[0]["content"] and "Write 5 adversarial" in adv[1]["content"]
+    assert (
+        "named exactly `hasOppositeSign`" in adv[0]["content"] and "Write 5 adversarial" in adv[1]["content"]
+    )
     spec = get_template("spec_gen").render(**F.spec_gen_fields(t, "Input: a b", "Output: res1"))
     assert "def hasOppositeSign_postcond (a : Int) (b : Int) (result: Bool)" in spec[1]["content"]
     assert F.split_targets(40) == (32, 8) and F.split_targets(3) == (1, 2) and F.split_targets(1) == (0, 1)

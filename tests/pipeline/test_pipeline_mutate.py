@@ -153,7 +153,9 @@ def test_list_char_schemas() -> None:
     assert all(len(c) == 1 for d in draws for c in d)
     # on the empty list the index schemas are the identity: () with probability 3/4, else [c]
     empty = empirical(lambda: m.schema(t, ()), n=8000)
-    assert abs(empty[()] - 0.75) < 0.02 and all(k == () or (len(k) == 1 and k[0] in SIGMA_CHAR) for k in empty)
+    assert abs(empty[()] - 0.75) < 0.02 and all(
+        k == () or (len(k) == 1 and k[0] in SIGMA_CHAR) for k in empty
+    )
 
 
 def test_string_schema_distribution() -> None:

@@ -59,9 +59,7 @@ def write_task_suites(task: Task, doc: dict[str, Any], root: Path, seed: int) ->
     """Write ``root/plus/<task>`` and ``root/lite/<task>`` from the task's reduction document ``doc``."""
     tests = doc["plus"]["tests"]
     rejects = doc["plus"]["reject_inputs"]
-    rows = [
-        {"input": t["input"], "expected": t["expected"], "unexpected": t["unexpected"]} for t in tests
-    ]
+    rows = [{"input": t["input"], "expected": t["expected"], "unexpected": t["unexpected"]} for t in tests]
 
     prov = _header(doc, PLUS, seed)
     cov = doc.get("row_coverage") or [None] * len(tests)

@@ -14,7 +14,10 @@ from .options import ExecutorOpt, RayAddressOpt, WorkersOpt, executor_from_optio
 @app.command("check")
 def check_cmd(
     directory: Annotated[
-        Path, typer.Argument(help="A dataset directory (Verina or VeriContest format).", exists=True, file_okay=False)
+        Path,
+        typer.Argument(
+            help="A dataset directory (Verina or VeriContest format).", exists=True, file_okay=False
+        ),
     ],
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
     jobs: WorkersOpt = 1,

@@ -172,14 +172,17 @@ def evaluate_cmd(
         metric_budget=metric_budget or None,
         trust_suite=trust_suite,
     )
-    with ex, Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        transient=False,
-    ) as progress:
+    with (
+        ex,
+        Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=err,
+            transient=False,
+        ) as progress,
+    ):
         bars: dict[str, int] = {}
 
         def on_progress(label: str, done: int, total: int) -> None:

@@ -26,7 +26,10 @@ app.add_typer(models_app, name="models")
 
 ConfigOpt = Annotated[
     Path | None,
-    typer.Option("--config", help="Model config file (.toml or .json; .yaml with PyYAML installed; an \\[llm] table is used)."),
+    typer.Option(
+        "--config",
+        help="Model config file (.toml or .json; .yaml with PyYAML installed; an \\[llm] table is used).",
+    ),
 ]
 
 

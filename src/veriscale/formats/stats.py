@@ -74,7 +74,11 @@ class DatasetStats:
         return sum(t.bad_rows for t in self.tasks)
 
     def to_json(self, base: DatasetStats | None = None) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name, "path": self.path, "tasks": len(self.tasks) - len(self.errors)}
+        out: dict[str, Any] = {
+            "name": self.name,
+            "path": self.path,
+            "tasks": len(self.tasks) - len(self.errors),
+        }
         for attr, _title in METRICS:
             m = self.metric(attr)
             out[attr] = {

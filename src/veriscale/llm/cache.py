@@ -76,8 +76,9 @@ class ResponseCache:
     def _conn(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
-            conn = sqlite3.connect(self.path, timeout=self._busy_ms / 1000, isolation_level=None,
-                                   check_same_thread=False)
+            conn = sqlite3.connect(
+                self.path, timeout=self._busy_ms / 1000, isolation_level=None, check_same_thread=False
+            )
             conn.execute(f"PRAGMA busy_timeout={self._busy_ms}")
             # WAL lets readers proceed while another process writes; NORMAL sync is safe under WAL.
             conn.execute("PRAGMA journal_mode=WAL")
@@ -88,9 +89,11 @@ class ResponseCache:
         return conn
 
     def get(self, req: ChatRequest) -> CachedAnswer | None:
-        row = self._conn().execute(
-            "SELECT text, finish_reason, usage FROM responses WHERE key = ?", (request_key(req),)
-        ).fetchone()
+        row = (
+            self._conn()
+            .execute("SELECT text, finish_reason, usage FROM responses WHERE key = ?", (request_key(req),))
+            .fetchone()
+        )
         if row is None:
             return None
         try:
@@ -104,19 +107,34 @@ class ResponseCache:
         self._conn().execute(
             "INSERT OR IGNORE INTO responses (key, stage, model, template, text, finish_reason, usage, created)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (request_key(req), req.stage, req.model, req.template, text, finish_reason,
-             json.dumps(usage.to_json(), sort_keys=True), time.time()),
+            (
+                request_key(req),
+                req.stage,
+                req.model,
+                req.template,
+                text,
+                finish_reason,
+                json.dumps(usage.to_json(), sort_keys=True),
+                time.time(),
+            ),
         )
 
     def __len__(self) -> int:
         return int(self._conn().execute("SELECT COUNT(*) FROM responses").fetchone()[0])
 
     def stats(self) -> dict[str, Any]:
-        rows = self._conn().execute(
-            "SELECT stage, model, COUNT(*) FROM responses GROUP BY stage, model ORDER BY stage, model"
-        ).fetchall()
-        return {"path": str(self.path), "entries": sum(r[2] for r in rows),
-                "by_stage_model": [{"stage": r[0], "model": r[1], "entries": r[2]} for r in rows]}
+        rows = (
+            self._conn()
+            .execute(
+                "SELECT stage, model, COUNT(*) FROM responses GROUP BY stage, model ORDER BY stage, model"
+            )
+            .fetchall()
+        )
+        return {
+            "path": str(self.path),
+            "entries": sum(r[2] for r in rows),
+            "by_stage_model": [{"stage": r[0], "model": r[1], "entries": r[2]} for r in rows],
+        }
 
     def close(self) -> None:
         with self._lock:

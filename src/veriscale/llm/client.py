@@ -59,11 +59,17 @@ class FailureKind:
 
 
 class _Failure(Exception):
-    def __init__(self, kind: str, reason: str, retryable: bool, retry_after: float | None = None,
-                 fatal: bool = False) -> None:
+    def __init__(
+        self, kind: str, reason: str, retryable: bool, retry_after: float | None = None, fatal: bool = False
+    ) -> None:
         super().__init__(reason)
         self.kind, self.reason, self.retryable, self.retry_after, self.fatal = (
-            kind, reason, retryable, retry_after, fatal)
+            kind,
+            reason,
+            retryable,
+            retry_after,
+            fatal,
+        )
 
 
 def _retry_after(headers: Mapping[str, str] | None) -> float | None:
@@ -120,15 +126,22 @@ def _classify(exc: BaseException, timeout: float) -> _Failure:
         if status >= 500 or status in (408, 409, 425):
             return _Failure(FailureKind.SERVER, f"HTTP {status} server error: {msg}", True, ra)
         if status in (401, 403):
-            return _Failure(FailureKind.AUTH, f"HTTP {status} authentication failed: {msg}", False, fatal=True)
+            return _Failure(
+                FailureKind.AUTH, f"HTTP {status} authentication failed: {msg}", False, fatal=True
+            )
         if status == 404:
             # Wrong base URL or unknown model: later requests for this model would fail the same way.
-            return _Failure(FailureKind.NOT_FOUND, f"HTTP 404 not found (check base URL and model): {msg}",
-                            False, fatal=True)
+            return _Failure(
+                FailureKind.NOT_FOUND,
+                f"HTTP 404 not found (check base URL and model): {msg}",
+                False,
+                fatal=True,
+            )
         return _Failure(FailureKind.CLIENT, f"HTTP {status} request rejected: {msg}", False)
     if isinstance(exc, ValueError):  # JSON decoding of a 200 body inside the SDK
-        return _Failure(FailureKind.MALFORMED_BODY, f"malformed response body: {type(exc).__name__}: {exc}",
-                        True)
+        return _Failure(
+            FailureKind.MALFORMED_BODY, f"malformed response body: {type(exc).__name__}: {exc}", True
+        )
     return _Failure(FailureKind.OTHER, f"unexpected error: {type(exc).__name__}: {exc}", False)
 
 
@@ -146,7 +159,9 @@ def _unpack(completion: Any) -> tuple[str, str | None, TokenUsage]:
     message = getattr(choice, "message", None)
     content = getattr(message, "content", None) if message is not None else None
     if content is not None and not isinstance(content, str):
-        raise _Failure(FailureKind.MALFORMED_BODY, "malformed response body: message content is not text", True)
+        raise _Failure(
+            FailureKind.MALFORMED_BODY, "malformed response body: message content is not text", True
+        )
     finish = getattr(choice, "finish_reason", None)
     u = getattr(completion, "usage", None)
     details = getattr(u, "prompt_tokens_details", None)
@@ -212,7 +227,9 @@ class ChatClient:
         return params
 
     def _label(self, req: ChatRequest) -> str:
-        return f"{req.stage}/{req.model} sample {req.sample}" + (f" attempt {req.attempt}" if req.attempt else "")
+        return f"{req.stage}/{req.model} sample {req.sample}" + (
+            f" attempt {req.attempt}" if req.attempt else ""
+        )
 
     # -- public -------------------------------------------------------------------------
 
@@ -230,7 +247,12 @@ class ChatClient:
         if self.cache is not None and self.config.cache == "on":
             hit = self.cache.get(req)
             if hit is not None:
-                resp.text, resp.finish_reason, resp.usage, resp.cached = hit.text, hit.finish_reason, hit.usage, True
+                resp.text, resp.finish_reason, resp.usage, resp.cached = (
+                    hit.text,
+                    hit.finish_reason,
+                    hit.usage,
+                    True,
+                )
                 return resp
         blocked = self._blocked(req.model)
         if blocked is not None:
@@ -256,8 +278,14 @@ class ChatClient:
                     log.warning("%s failed: %s", self._label(req), resp.error)
                     return resp
                 delay = self._backoff(retry, fail.retry_after)
-                log.warning("%s: %s; retry %d/%d in %.2f s", self._label(req), reason, retry + 1,
-                            self.config.max_retries, delay)
+                log.warning(
+                    "%s: %s; retry %d/%d in %.2f s",
+                    self._label(req),
+                    reason,
+                    retry + 1,
+                    self.config.max_retries,
+                    delay,
+                )
                 self._sleep(delay)
                 continue
             resp.text, resp.finish_reason, resp.usage = text, finish, usage

@@ -65,7 +65,7 @@ def fenced_blocks(text: str) -> list[tuple[str, str, bool]]:
         if c is None:
             out.append((lang, text[body_start:], False))
             return out
-        out.append((lang, text[body_start:c.start()].rstrip("\n"), True))
+        out.append((lang, text[body_start : c.start()].rstrip("\n"), True))
         pos = c.end()
 
 
@@ -229,8 +229,9 @@ def extract_seed_inputs(text: str, param_names: list[str] | tuple[str, ...]) -> 
 # -- Lean ---------------------------------------------------------------------------------
 
 _LEAN_LANGS = ("lean", "lean4")
-_COMMAND_LINE = re.compile(r"^#(eval|eval!|check|print|guard|guard_msgs|reduce|exit|lint|synth|help)\b.*$\n?",
-                           re.MULTILINE)
+_COMMAND_LINE = re.compile(
+    r"^#(eval|eval!|check|print|guard|guard_msgs|reduce|exit|lint|synth|help)\b.*$\n?", re.MULTILINE
+)
 
 
 def strip_lean_commands(code: str) -> str:
@@ -271,8 +272,8 @@ def extract_spec(text: str) -> Extraction:
         pre_m, post_m = _PRE_MARK.search(src), _POST_MARK.search(src)
         if not pre_m or not post_m or post_m.start() < pre_m.end():
             continue
-        pre = strip_lean_commands(src[pre_m.end():post_m.start()]).strip()
-        post = strip_lean_commands(src[post_m.end():]).strip()
+        pre = strip_lean_commands(src[pre_m.end() : post_m.start()]).strip()
+        post = strip_lean_commands(src[post_m.end() :]).strip()
         if not pre:
             return Extraction.bad("empty precondition section")
         if not post:
@@ -280,10 +281,14 @@ def extract_spec(text: str) -> Extraction:
         return Extraction({"precondition": pre, "postcondition": post})
     if not sources:
         return Extraction.bad("empty answer")
-    return Extraction.bad("missing '-- Precondition Implementation' / '-- Postcondition Implementation' markers")
+    return Extraction.bad(
+        "missing '-- Precondition Implementation' / '-- Postcondition Implementation' markers"
+    )
 
 
-_ADV_MARK = re.compile(r"(?mi)^[ \t]*--[ \t]*Adversarial[ \t]+Implementation[ \t]*#?[ \t]*(\d+)[ \t]*:?[ \t]*$")
+_ADV_MARK = re.compile(
+    r"(?mi)^[ \t]*--[ \t]*Adversarial[ \t]+Implementation[ \t]*#?[ \t]*(\d+)[ \t]*:?[ \t]*$"
+)
 
 
 def extract_adversarial(text: str, expected: int | None = None) -> Extraction:
@@ -301,7 +306,7 @@ def extract_adversarial(text: str, expected: int | None = None) -> Extraction:
         marks = list(_ADV_MARK.finditer(src))
         for k, m in enumerate(marks):
             end = marks[k + 1].start() if k + 1 < len(marks) else len(src)
-            code = strip_lean_commands(src[m.end():end]).strip()
+            code = strip_lean_commands(src[m.end() : end]).strip()
             idx = int(m.group(1))
             if not code:
                 notes.append(f"section {idx} is empty")
@@ -330,8 +335,23 @@ def rename_indexed(code: str, name: str, index: int) -> str:
     return code
 
 
-_FORBIDDEN = ("sorry", "admit", "axiom", "opaque", "unsafe", "partial", "noncomputable", "implemented_by",
-              "extern", "instance", "IO", "ST", "Classical.choose", "choose_spec", "Classical.choice")
+_FORBIDDEN = (
+    "sorry",
+    "admit",
+    "axiom",
+    "opaque",
+    "unsafe",
+    "partial",
+    "noncomputable",
+    "implemented_by",
+    "extern",
+    "instance",
+    "IO",
+    "ST",
+    "Classical.choose",
+    "choose_spec",
+    "Classical.choice",
+)
 
 
 def _strip_comments_and_strings(code: str) -> str:
@@ -348,8 +368,10 @@ def forbidden_constructs(code: str) -> list[str]:
 
 # -- problem decomposition ------------------------------------------------------------------
 
-_IO_HEAD = re.compile(r"(?mi)^[ \t#*>]*\**[ \t]*(Input|Output)[ \t]*\**[ \t]*:?[ \t]*\**[ \t]*$|"
-                      r"^[ \t#*>]*\**[ \t]*(Input|Output)[ \t]*\**[ \t]*:[ \t]*\**(.*)$")
+_IO_HEAD = re.compile(
+    r"(?mi)^[ \t#*>]*\**[ \t]*(Input|Output)[ \t]*\**[ \t]*:?[ \t]*\**[ \t]*$|"
+    r"^[ \t#*>]*\**[ \t]*(Input|Output)[ \t]*\**[ \t]*:[ \t]*\**(.*)$"
+)
 
 
 def extract_decomposition(text: str) -> Extraction:
@@ -365,8 +387,8 @@ def extract_decomposition(text: str) -> Extraction:
     first_out = next((h for h in heads if h[0] == "output" and first_in and h[1] > first_in[1]), None)
     if first_in is None or first_out is None:
         return Extraction.bad("missing 'Input:' and 'Output:' parts")
-    inp = (first_in[3] + "\n" + text[first_in[2]:first_out[1]]).strip()
-    out = (first_out[3] + "\n" + text[first_out[2]:]).strip()
+    inp = (first_in[3] + "\n" + text[first_in[2] : first_out[1]]).strip()
+    out = (first_out[3] + "\n" + text[first_out[2] :]).strip()
     # A closing code fence or trailing prose after the model is not part of it.
     out = re.split(r"(?m)^```", out)[0].strip()
     if not inp or not out:

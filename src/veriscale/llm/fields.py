@@ -44,7 +44,7 @@ def def_header(task: Task, section: str) -> str:
 def signature_of(task: Task, section: str) -> str:
     """``def name (args) : T`` of a definition: from ``def`` up to, not including, ``:=``."""
     header = def_header(task, section)
-    text = header[header.index("def "):]
+    text = header[header.index("def ") :]
     return text.rsplit(":=", 1)[0].rstrip()
 
 
@@ -54,8 +54,11 @@ def definition_text(task: Task, section: str) -> str:
 
 
 def _params_json(task: Task) -> str:
-    return json.dumps({"parameters": [{"param_name": p.name, "param_type": p.type_str}
-                                      for p in task.signature.params]}, ensure_ascii=False, indent=2)
+    return json.dumps(
+        {"parameters": [{"param_name": p.name, "param_type": p.type_str} for p in task.signature.params]},
+        ensure_ascii=False,
+        indent=2,
+    )
 
 
 def _examples(rows: list[dict[str, Any]], limit: int) -> str:

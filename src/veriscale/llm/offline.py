@@ -22,8 +22,10 @@ _lock = threading.Lock()
 def skip_notice(stages: Iterable[str]) -> str:
     names = sorted(set(stages))
     what = "stage" if len(names) == 1 else "stages"
-    return (f"no model configured: skipping model-driven {what} {', '.join(names)} "
-            "(set VERISCALE_MODEL / --model, and VERISCALE_BASE_URL and a key if needed)")
+    return (
+        f"no model configured: skipping model-driven {what} {', '.join(names)} "
+        "(set VERISCALE_MODEL / --model, and VERISCALE_BASE_URL and a key if needed)"
+    )
 
 
 def _stderr(msg: str) -> None:

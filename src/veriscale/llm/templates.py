@@ -89,12 +89,16 @@ class PromptTemplate:
         unknown = sorted(set(values) - set(self.fields))
         if missing or unknown:
             raise TemplateError(
-                f"template {self.name}: missing fields {missing}" + (f", unknown fields {unknown}" if unknown else "")
+                f"template {self.name}: missing fields {missing}"
+                + (f", unknown fields {unknown}" if unknown else "")
             )
-        text_values = {k: v if isinstance(v, str) else json.dumps(v, ensure_ascii=False, indent=2)
-                       for k, v in values.items()}
-        return [{"role": role, "content": Template(body).substitute(text_values)}
-                for role, body in self.sections]
+        text_values = {
+            k: v if isinstance(v, str) else json.dumps(v, ensure_ascii=False, indent=2)
+            for k, v in values.items()
+        }
+        return [
+            {"role": role, "content": Template(body).substitute(text_values)} for role, body in self.sections
+        ]
 
 
 def template_names() -> list[str]:

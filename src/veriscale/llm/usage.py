@@ -74,8 +74,9 @@ class UsageTracker:
             row.prompt_tokens += u.prompt_tokens
             row.completion_tokens += u.completion_tokens
             row.cached_prompt_tokens += u.cached_prompt_tokens
-            c = cost_of(self._price_for(resp.model), u.prompt_tokens, u.completion_tokens,
-                        u.cached_prompt_tokens)
+            c = cost_of(
+                self._price_for(resp.model), u.prompt_tokens, u.completion_tokens, u.cached_prompt_tokens
+            )
             row.cost = None if c is None or row.cost is None else row.cost + c
 
     def record_malformed(self, stage: str, model: str, n: int = 1) -> None:
@@ -104,15 +105,32 @@ class UsageTracker:
 
     def table(self, title: str = "Model usage") -> Table:
         t = Table(title=title)
-        for name, justify in (("Stage", "left"), ("Model", "left"), ("Answers", "right"), ("Cached", "right"),
-                              ("HTTP", "right"), ("Failed", "right"), ("Malformed", "right"),
-                              ("Prompt tok", "right"), ("Completion tok", "right"), ("Cost $", "right")):
+        for name, justify in (
+            ("Stage", "left"),
+            ("Model", "left"),
+            ("Answers", "right"),
+            ("Cached", "right"),
+            ("HTTP", "right"),
+            ("Failed", "right"),
+            ("Malformed", "right"),
+            ("Prompt tok", "right"),
+            ("Completion tok", "right"),
+            ("Cost $", "right"),
+        ):
             t.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
 
         def cells(r: StageUsage) -> list[str]:
             cost = "–" if r.cost is None else f"{r.cost:.4f}"
-            return [str(r.responses), str(r.cache_hits), str(r.http_requests), str(r.failures),
-                    str(r.malformed), f"{r.prompt_tokens:,}", f"{r.completion_tokens:,}", cost]
+            return [
+                str(r.responses),
+                str(r.cache_hits),
+                str(r.http_requests),
+                str(r.failures),
+                str(r.malformed),
+                f"{r.prompt_tokens:,}",
+                f"{r.completion_tokens:,}",
+                cost,
+            ]
 
         rows = self.rows()
         for s, m, r in rows:

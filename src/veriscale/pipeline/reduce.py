@@ -65,7 +65,9 @@ def reduce_task(
         i for i, t in enumerate(rows.tests) if s.keep_original and t.provenance.get("origin") == "original"
     ]
     chosen = select_cases(bits, s.tests_budget, keep=keep, weights=[len(t.unexpected) for t in rows.tests])
-    kept_u = select_unexpected([t.details for t in rows.tests], [c.index for c in chosen], s.unexpected_budget)
+    kept_u = select_unexpected(
+        [t.details for t in rows.tests], [c.index for c in chosen], s.unexpected_budget
+    )
     full = _union(kills, range(len(kills)))
     lite = _union(kills, (c.index for c in chosen))
     coverage: dict[str, Any] | None = None
@@ -97,7 +99,9 @@ def reduce_task(
         "lite_unexpected": sum(len(v) for v in kept_u.values()),
         "specs_killed": {
             "plus": _union(spec_bits, range(len(spec_bits))).bit_count(),
-            "lite": len({a for c in chosen for u in kept_u[c.index] for a in _accepted(rows.tests[c.index], u)}),
+            "lite": len(
+                {a for c in chosen for u in kept_u[c.index] for a in _accepted(rows.tests[c.index], u)}
+            ),
         },
         "lite_rejects": len(picked),
         "killed": full.bit_count(),

@@ -14,6 +14,7 @@ __all__ = ["KINDS", "CoverageReport", "Probe"]
 # probe kinds: definition entry, if/else branch, match arm, loop body
 KINDS = ("def", "branch", "arm", "loop")
 
+
 @dataclass(frozen=True, slots=True)
 class Probe:
     """One instrumented point. ``line``/``col`` are 1-based within ``section`` (0: unknown)."""

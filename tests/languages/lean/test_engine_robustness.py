@@ -74,7 +74,9 @@ def test_fuzzed_sections_never_crash_or_hang() -> None:
         mutated = _mutate(original, rng)
         tc = task.tests[0]
         try:
-            inputs = {p.name: decode(p.type, tc.input[p.name], structs=task.structs) for p in task.signature.params}
+            inputs = {
+                p.name: decode(p.type, tc.input[p.name], structs=task.structs) for p in task.signature.params
+            }
             expected = decode(task.signature.return_type, tc.expected, structs=task.structs)
         except DecodeError:
             continue

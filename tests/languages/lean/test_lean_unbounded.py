@@ -29,7 +29,13 @@ BIG = 10**50
 
 @pytest.mark.parametrize(
     ("n", "want"),
-    [(0, Truth.TRUE), (11 * BIG, Truth.TRUE), (11 * BIG + 1, Truth.FALSE), (-22, Truth.TRUE), (-23, Truth.FALSE)],
+    [
+        (0, Truth.TRUE),
+        (11 * BIG, Truth.TRUE),
+        (11 * BIG + 1, Truth.FALSE),
+        (-22, Truth.TRUE),
+        (-23, Truth.FALSE),
+    ],
 )
 def test_linear_equation_is_solved(n: int, want: Truth) -> None:
     assert _truth(_post(INT, "  ∃ k : Int, n = 11 * k + 0"), n) is want
@@ -39,7 +45,9 @@ def test_linear_equation_is_solved(n: int, want: Truth) -> None:
     assert _truth(_post(INT, "  ∀ k : Int, n ≠ 11 * k"), n) is neg
 
 
-@pytest.mark.parametrize(("n", "want"), [(0, True), (1, True), (10**24, True), (10**24 + 1, False), (2, False)])
+@pytest.mark.parametrize(
+    ("n", "want"), [(0, True), (1, True), (10**24, True), (10**24 + 1, False), (2, False)]
+)
 def test_increasing_equation_is_inverted(n: int, want: bool) -> None:
     te = _post(NAT, "  ∃ i : Nat, i * i = n")
     assert _truth(te, n) is (Truth.TRUE if want else Truth.FALSE)
@@ -60,7 +68,9 @@ def test_geometric_user_function_is_recognised() -> None:
     assert _truth(te, 0) is Truth.FALSE
 
 
-@pytest.mark.parametrize(("n", "want"), [(8, True), (1234, False), (10**30 + 8 * 10**17, True), (10**30, False)])
+@pytest.mark.parametrize(
+    ("n", "want"), [(8, True), (1234, False), (10**30 + 8 * 10**17, True), (10**30, False)]
+)
 def test_stabilising_body_is_cut(n: int, want: bool) -> None:
     te = _post(NAT, "  ∃ i, n / (10 ^ i) % 10 = 8")
     assert _truth(te, n) is (Truth.TRUE if want else Truth.FALSE)

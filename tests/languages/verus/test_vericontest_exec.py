@@ -78,7 +78,9 @@ def test_robustness_outcomes(robust_binary: Path) -> None:
 
 
 def test_a_looping_case_times_out_and_the_next_case_runs(robust_binary: Path) -> None:
-    res = run_json_lines(robust_binary, ["[0,5]", "[1,5]", "[0,7]"], ExecLimits(case_seconds=1.0, memory_mb=1024))
+    res = run_json_lines(
+        robust_binary, ["[0,5]", "[1,5]", "[0,7]"], ExecLimits(case_seconds=1.0, memory_mb=1024)
+    )
     assert [r.status for r in res] == ["ok", "timeout", "ok"]
     assert res[0].value == 10 and res[2].value == 14  # a fresh process after the killed one
     # the per-case deadline ended it, not the process's cumulative CPU limit

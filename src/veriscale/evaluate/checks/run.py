@@ -88,7 +88,9 @@ def parse_checks(spec: str | None) -> frozenset[str] | None:
         elif part in CHECKS:
             out.add(part)
         else:
-            raise ValueError(f"unknown check {part!r}; use precond, impl, postcond or one of {', '.join(CHECKS)}")
+            raise ValueError(
+                f"unknown check {part!r}; use precond, impl, postcond or one of {', '.join(CHECKS)}"
+            )
     return frozenset(out)
 
 
@@ -115,7 +117,10 @@ def run_check(
     extra = [r for r in _not_task_dirs(root) if not only or r.task in set(only)]
     ex = executor if executor is not None else pool_executor(jobs)
     work = [
-        (str(i), CheckJob(ship(d, ex.remote), root.name, fmt.name, seconds, fuel, engine, checks, fmt.language))
+        (
+            str(i),
+            CheckJob(ship(d, ex.remote), root.name, fmt.name, seconds, fuel, engine, checks, fmt.language),
+        )
         for i, d in enumerate(dirs)
     ]
     reports: dict[str, TaskReport] = {}
@@ -173,8 +178,6 @@ def report_json(rep: CheckReport) -> dict[str, Any]:
     }
 
 
-
-
 def _check_verina(directory: Path, opts: CheckOptions) -> int:
     console = Console()
     err = Console(stderr=True)
@@ -215,7 +218,7 @@ def _check_verina(directory: Path, opts: CheckOptions) -> int:
     findings = rep.findings()
     listed = [f for f in findings if f.kind != "undecodable"]
     if opts.max_list:
-        listed = listed[:opts.max_list]
+        listed = listed[: opts.max_list]
     for f in listed:
         sub = f"[{f.sub}]" if f.sub is not None else ""
         console.print(

@@ -236,7 +236,8 @@ def run_vericontest_check(
         dirs = [d for d in dirs if d.name in wanted]
     ex = executor if executor is not None else pool_executor(jobs)
     work = [
-        (str(i), (ship(d, ex.remote), case_seconds, memory_mb, spec_seconds, cache)) for i, d in enumerate(dirs)
+        (str(i), (ship(d, ex.remote), case_seconds, memory_mb, spec_seconds, cache))
+        for i, d in enumerate(dirs)
     ]
     out: dict[str, ProblemCheck] = {}
 

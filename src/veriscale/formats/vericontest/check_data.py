@@ -23,7 +23,13 @@ def check_problem(problem: Problem, report: CheckReport) -> None:
         if ex.error is not None or ex.inputs is None:
             report.failures.append(
                 Failure(
-                    "example does not parse", problem.id, "description.md", ex.index, None, ex.input_text, ex.error
+                    "example does not parse",
+                    problem.id,
+                    "description.md",
+                    ex.index,
+                    None,
+                    ex.input_text,
+                    ex.error,
                 )
             )
             continue

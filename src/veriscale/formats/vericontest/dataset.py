@@ -425,7 +425,9 @@ def _read_text(f: Path, problem: str) -> str:
     try:
         return f.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
-        raise ProblemError(f"{problem}: {f.name} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        raise ProblemError(
+            f"{problem}: {f.name} is not UTF-8 text ({exc.reason} at byte {exc.start})"
+        ) from None
     except OSError as exc:
         raise ProblemError(f"{problem}: {f.name} is unreadable ({exc.strerror or exc})") from None
 

@@ -20,13 +20,19 @@ Task = Any  # a Verina-format task: ``lean_text``, ``signature``, ``section_text
 def def_header(task: Task, section: str) -> str:
     """The lines that open the definition whose body is ``section`` (attributes, ``def ... :=``)."""
     lines = task.lean_text.split("\n")
-    start = next((i for i, ln in enumerate(lines)
-                  if MARKER in ln and ln.split(MARKER, 1)[1].split()[:2] == ["@start", section]), None)
+    start = next(
+        (
+            i
+            for i, ln in enumerate(lines)
+            if MARKER in ln and ln.split(MARKER, 1)[1].split()[:2] == ["@start", section]
+        ),
+        None,
+    )
     if start is not None:
         j = start - 1
         while j >= 0 and MARKER not in lines[j]:
             j -= 1
-        header = "\n".join(ln for ln in lines[j + 1:start] if ln.strip())
+        header = "\n".join(ln for ln in lines[j + 1 : start] if ln.strip())
         if "def " in header:
             return header
     return _rebuilt_header(task, section)
@@ -46,8 +52,10 @@ def _rebuilt_header(task: Task, section: str) -> str:
     if section == "precond":
         return f"@[reducible, simp]\ndef {sig.name}_precond {_params(task)} : Prop :="
     if section == "postcond":
-        return (f"@[reducible, simp]\ndef {sig.name}_postcond {_params(task)} (result : {sig.return_type_str}) "
-                f"{pre} : Prop :=")
+        return (
+            f"@[reducible, simp]\ndef {sig.name}_postcond {_params(task)} (result : {sig.return_type_str}) "
+            f"{pre} : Prop :="
+        )
     if section == "code":
         return f"def {sig.name} {_params(task)} {pre} : {sig.return_type_str} :="
     raise ValueError(f"no definition header for section {section!r}")

@@ -23,7 +23,6 @@ from .sections import DEFINITION_SECTIONS
 __all__ = ["NativeEngine", "NativeTaskEngine"]
 
 
-
 def _category(exc: LeanError) -> str:
     if isinstance(exc, LeanParseError):
         return "parse"

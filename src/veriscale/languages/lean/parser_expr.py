@@ -798,7 +798,9 @@ class ExprParser(PatternParser):
             raise self.error(f"expected a binder after '{op}'")
         nt = self.peek()
         if not (nt.is_sym("∈") or (nt.kind in ("ident", "kw") and nt.value == "in")):
-            raise self.error(f"'{op}' needs a finite set: '{op} x ∈ s, …' (sums over a type are not supported)", nt)
+            raise self.error(
+                f"'{op}' needs a finite set: '{op} x ∈ s, …' (sums over a type are not supported)", nt
+            )
         self.advance()
         dom = self.term(0)
         if not self.at_sym(","):

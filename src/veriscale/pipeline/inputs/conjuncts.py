@@ -238,5 +238,3 @@ def _shrink(
     if key in seen:
         return cand
     return Candidate(values, key, "conjunct-search", parent=cand.key, steps=1)
-
-

@@ -269,4 +269,6 @@ def run_inputs_stage(
     def job(task_id: str, task_dir: Path) -> InputsJob:
         return InputsJob(ship(task_dir, executor.remote), cfg_json, llm_json)
 
-    return run_stage(INPUTS, benchmark, rundir, executor, job, tasks=tasks, progress=progress, on_start=on_start)
+    return run_stage(
+        INPUTS, benchmark, rundir, executor, job, tasks=tasks, progress=progress, on_start=on_start
+    )

@@ -154,10 +154,14 @@ def write_checkers(
     done: dict[str, tuple[dict[str, Any], str | None]] = {}
 
     def on_done(key: str, result: Any, error: str | None, _seconds: float) -> None:
-        done[key] = result if result is not None else ({"problem": key, "translated": False}, f"{key}: {error}")
+        done[key] = (
+            result if result is not None else ({"problem": key, "translated": False}, f"{key}: {error}")
+        )
 
     pool_executor(jobs).run(_one, work, on_done)
-    results = [({"problem": pid, "translated": False, "reason": why}, f"{pid}: {why}") for pid, why in load_errors]
+    results = [
+        ({"problem": pid, "translated": False, "reason": why}, f"{pid}: {why}") for pid, why in load_errors
+    ]
     results += [done[key] for key, _ in work]
     summary: dict[str, Any] = {
         "problems": len(results),

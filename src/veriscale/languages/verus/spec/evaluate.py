@@ -876,7 +876,9 @@ def _elem_ok(t: Type, v: Any) -> bool:
     if t.name == "char":
         return isinstance(v, str) and len(v) == 1
     if t.name == "Tuple":  # a Seq<(int, int)> binder takes pairs, never the environment's integers
-        return isinstance(v, tuple) and len(v) == len(t.args) and all(_elem_ok(a, x) for a, x in zip(t.args, v))
+        return (
+            isinstance(v, tuple) and len(v) == len(t.args) and all(_elem_ok(a, x) for a, x in zip(t.args, v))
+        )
     if t.name in ("Seq", "Vec") and t.args:
         return isinstance(v, tuple) and all(_elem_ok(t.args[0], x) for x in v)
     return True
