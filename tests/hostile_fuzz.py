@@ -623,10 +623,16 @@ def _processes_left(token: str) -> list[str]:
             seen += 1
         return False
 
+    def own_tracker(pid: int) -> bool:
+        # this process's multiprocessing resource tracker (started by a pool an earlier caller used
+        # here) lives exactly as long as this process: it is not left behind by a candidate
+        ppid, _state, cmd = info[pid]
+        return ppid == me and "multiprocessing.resource_tracker" in cmd
+
     return [
         f"{pid}: {cmd[:100]}"
         for pid, (_ppid, state, cmd) in sorted(info.items())
-        if pid != me and state != "Z" and (token[-4:] in cmd or descends(pid))
+        if pid != me and state != "Z" and not own_tracker(pid) and (token[-4:] in cmd or descends(pid))
     ]
 
 
