@@ -23,16 +23,12 @@ import argparse
 import random
 import re
 import shutil
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from veriscale.languages.lean.builtins import load_all, lookup, ops
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from lean_fuzz import mutate_tokens as _mutate
 from veriscale.languages.lean.builtins.optional import invoke
 from veriscale.languages.lean.errors import LeanParseError, LimitExceeded
 from veriscale.languages.lean.lexer import tokenize
@@ -47,6 +43,7 @@ REPO = Path(__file__).resolve().parent.parent
 EXPR_SECTIONS = ("precond", "postcond", "code")
 MODULE_SECTIONS = ("precond_aux", "postcond_aux", "code_aux", "solution_aux", "task_aux")
 _SECTION = re.compile(r"-- !benchmark @start (\S+)[^\n]*\n(.*?)-- !benchmark @end \1", re.S)
+_TOKEN = re.compile(r"\s+|[A-Za-z_\u0370-\u03ff][\w.'!?]*|\d+|\S", re.UNICODE)
 
 
 def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
@@ -180,6 +177,24 @@ def bench_engine() -> None:
     )
     dt, v = _timed(lambda: te.postcondition({"n": 10**24}, True))
     print(f"∃ i, i * i = 10^24: {dt * 1000:.1f} ms, {v.truth.name}  [test_lean_unbounded inverted]")
+
+
+def _mutate(text: str, rng: random.Random) -> str:
+    toks = _TOKEN.findall(text)
+    idx = [i for i, t in enumerate(toks) if not t.isspace()]
+    if not idx:
+        return text
+    for _ in range(rng.randint(1, 3)):
+        i = rng.choice(idx)
+        op = rng.randrange(3)
+        if op == 0:
+            toks[i] = ""
+        elif op == 1:
+            j = rng.choice(idx)
+            toks[i], toks[j] = toks[j], toks[i]
+        else:
+            toks[i] = toks[i] + " " + toks[i]
+    return "".join(toks)
 
 
 def bench_fuzz(verina: Path, n: int) -> None:

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from lean_fuzz import mutate_tokens as _mutate
 from shared_data import FIXTURES_DIR, data_path
 from veriscale.evaluate.gaps import engine_gaps
 from veriscale.languages.lean.native import NativeEngine
@@ -62,6 +61,24 @@ def _verina_tasks() -> dict:
     from veriscale.formats.verina.dataset import read_task
 
     return {d.name: read_task(d) for d in sorted(DATA.iterdir()) if (d / "task.json").exists()}
+
+
+def _mutate(text: str, rng: random.Random) -> str:
+    toks = re.findall(r"\s+|[A-Za-z_\u0370-\u03ff][\w.'!?]*|\d+|\S", text)
+    idx = [i for i, t in enumerate(toks) if not t.isspace()]
+    if not idx:
+        return text
+    for _ in range(rng.randint(1, 3)):
+        i = rng.choice(idx)
+        op = rng.randrange(3)
+        if op == 0:
+            toks[i] = ""
+        elif op == 1:
+            j = rng.choice(idx)
+            toks[i], toks[j] = toks[j], toks[i]
+        else:
+            toks[i] = toks[i] + " " + toks[i]
+    return "".join(toks)
 
 
 @pytest.mark.slow
