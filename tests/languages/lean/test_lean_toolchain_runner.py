@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from veriscale.languages.lean.toolchain.environment import lean_environment, parse_env_dump
 from veriscale.languages.lean.toolchain.project import (
     ENV_LAKE,
     ENV_PROJECT,
@@ -35,6 +36,7 @@ from veriscale.languages.lean.toolchain.runner import (
     run_bisected,
     run_process,
 )
+from veriscale.sandbox import isolation
 
 # ---------------------------------------------------------------- bisection
 
@@ -121,22 +123,36 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def test_timeout_kills_the_whole_process_group(tmp_path: Path) -> None:
-    pidfile = tmp_path / "child.pid"
-    finished = tmp_path / "child.finished"
-    # the parent starts a child that would outlive it, like lake starting lean; the child leaves a
-    # mark if it lives to the end of its 30 s, i.e. if the run waited for it instead of killing it
-    script = f"(sleep 30; touch {finished}) & echo $! > {pidfile}; echo started; wait"
+def test_timeout_kills_the_whole_process_tree() -> None:
+    # the parent starts a child that would outlive it, like lake starting lean, and one that
+    # leaves its session (setsid): the timeout must end both
+    script = "sleep 30 & echo child $!; setsid sleep 31 & echo child $!; echo started; wait"
     res = run_process(["sh", "-c", script], timeout=1.0)
     assert res.timed_out and res.exit_code is None
-    assert not finished.exists(), "the run waited for the grandchild instead of killing it"
     assert "started" in res.output
-    child = int(pidfile.read_text().strip())
+    children = [int(line.split()[1]) for line in res.output.splitlines() if line.startswith("child ")]
+    assert len(children) == 2
     for _ in range(50):
-        if not _alive(child):
+        if not any(_alive(c) for c in children):
             break
         time.sleep(0.05)
-    assert not _alive(child), "the grandchild survived the timeout"
+    assert not any(_alive(c) for c in children), "a descendant survived the timeout"
+
+
+def test_candidate_sees_no_secret_and_writes_only_its_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-secret-for-the-test")
+    outside = tmp_path / "written-outside"
+    script = f"env; pwd; touch {outside} 2>/dev/null; cat Given.lean"
+    res = run_process(
+        ["sh", "-c", script], timeout=30, files={"Given.lean": "-- given text"}, env={"LEAN_PATH": "/x"}
+    )
+    assert res.exit_code == 0, res.output
+    assert "sk-secret-for-the-test" not in res.output and "LEAN_PATH=/x" in res.output
+    assert "-- given text" in res.output
+    if isolation().filesystem:
+        assert not outside.exists(), "the process wrote outside its private directory"
 
 
 def test_exit_code_and_merged_streams() -> None:
@@ -186,12 +202,24 @@ def _fake_project(tmp_path: Path, packages: Sequence[str] = ("plausible", "mathl
 
 
 def _stub_lake(tmp_path: Path) -> Path:
-    """A stand-in for lake that records its arguments and prints the file's first line."""
-    lake = tmp_path / "bin" / "lake"
-    lake.parent.mkdir()
+    """Stand-ins for lake (answers ``lake env env -0`` with a sysroot) and that sysroot's lean
+    (prints its argument and the file's first line)."""
+    bindir = tmp_path / "bin"
+    sysroot = tmp_path / "sysroot"
+    (sysroot / "bin").mkdir(parents=True)
+    bindir.mkdir()
+    lean = sysroot / "bin" / "lean"
+    lean.write_text(
+        '#!/bin/sh\necho "lean $1 HOME=$HOME LEAN_PATH=$LEAN_PATH"\nhead -n 1 "$1"\n', encoding="utf-8"
+    )
+    lake = bindir / "lake"
     log = tmp_path / "lake.log"
-    lake.write_text(f'#!/bin/sh\necho "$@" >> {log}\nhead -n 1 "$3"\n', encoding="utf-8")
-    lake.chmod(lake.stat().st_mode | stat.S_IEXEC)
+    lake.write_text(
+        f"#!/bin/sh\necho \"$@\" >> {log}\nprintf 'LEAN_SYSROOT={sysroot}\\0LEAN_PATH=/olean\\0OTHER=x\\0'\n",
+        encoding="utf-8",
+    )
+    for exe in (lean, lake):
+        exe.chmod(exe.stat().st_mode | stat.S_IEXEC)
     return lake
 
 
@@ -229,11 +257,34 @@ def test_lean_runner_with_stub_lake(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     work = tmp_path / "work"
     runner = LeanRunner(proj, cache=cache, work_dir=work, memory_mb=0)
     first = runner("-- hello\n#eval 1\n", 30)
-    assert first.output.strip() == "-- hello" and first.exit_code == 0 and not first.cached
-    logged = (tmp_path / "lake.log").read_text().split()
-    assert logged[:2] == ["env", "lean"] and logged[2].startswith(str(work))
-    assert list(work.iterdir()) == []  # generated files are removed after the run
+    lines = first.output.strip().splitlines()
+    assert first.exit_code == 0 and not first.cached and lines[-1] == "-- hello", first.output
+    # lean ran on a relative file in a private HOME, with lake's LEAN_PATH and nothing else of lake's
+    word = lines[0].split()
+    assert word[0] == "lean" and word[1].endswith(".lean") and "/" not in word[1]
+    assert word[2] != f"HOME={Path.home()}" and word[3] == "LEAN_PATH=/olean"
+    assert (tmp_path / "lake.log").read_text().split() == ["env", "env", "-0"]  # only the probe ran lake
+    assert not work.exists()  # nothing kept unless asked
     second = runner("-- hello\n#eval 1\n", 30)
     assert second.cached and second.output == first.output and runner.runs == 1
     third = runner("-- other\n", 30)
     assert not third.cached and runner.runs == 2
+    kept = LeanRunner(proj, work_dir=work, memory_mb=0, keep_files=True)
+    kept("-- kept\n", 30)
+    assert [f.read_text() for f in work.iterdir()] == ["-- kept\n"]
+
+
+def test_lake_env_probe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    dump = b"PATH=/a:/b\0LEAN_PATH=/o\0OPENAI_API_KEY=sk\0LAKE=/l\0ELAN_TOOLCHAIN=t\0junk\0"
+    got = parse_env_dump(dump)
+    assert got == {"PATH": "/a:/b", "LEAN_PATH": "/o", "LAKE": "/l", "ELAN_TOOLCHAIN": "t"}
+    broken = tmp_path / "bin" / "lake"
+    broken.parent.mkdir()
+    broken.write_text(
+        "#!/bin/sh\necho 'error: lakefile.lean: unknown package' >&2\nexit 1\n", encoding="utf-8"
+    )
+    broken.chmod(broken.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv(ENV_LAKE, str(broken))
+    proj = locate_project(_fake_project(tmp_path))
+    with pytest.raises(LeanUnavailable, match="unknown package"):
+        lean_environment(proj)

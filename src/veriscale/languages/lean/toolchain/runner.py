@@ -1,14 +1,16 @@
-"""Running Lean on generated files: limits, process-group kill, bisection, caching.
+"""Running Lean on generated files: the sandbox, limits, bisection, caching.
 
-* ``run_process`` starts a command in its own process group (``lake`` starts
-  ``lean`` as a child: killing only ``lake`` would leave ``lean`` running, as
-  the reference pipeline does), with a wall-clock limit and an address-space
-  limit set in the child before ``exec``. Output (stdout and stderr, in one
-  stream so their order is kept) goes to a temporary file, read back up to a
-  cap, so a runaway print cannot exhaust our memory.
-* ``LeanRunner`` writes a file into a work directory, runs ``lake env lean``
-  on it and caches completed runs in SQLite, keyed by a hash of the file
-  text, the command and the project's toolchain identity.
+* ``run_process`` runs a command in a fresh sandbox (``veriscale.sandbox``:
+  private directory, read-only filesystem elsewhere, no network, allow-listed
+  environment, the whole process tree killed at the end or on timeout — a
+  candidate's ``#eval`` can run arbitrary IO), with an address-space limit.
+  Output (stdout and stderr, in one stream so their order is kept) goes to a
+  temporary file, read back up to a cap, so a runaway print cannot exhaust our
+  memory.
+* ``LeanRunner`` puts the file text into the sandbox and runs the project's
+  ``lean`` there with the environment ``lake env`` sets (probed once, see
+  ``environment``); completed runs are cached in SQLite, keyed by a hash of the
+  file text, the command and the project's toolchain identity.
 * ``run_bisected`` runs a batch of cases through an ``attempt`` function and,
   when the batch times out or crashes, reruns only the cases without results,
   splitting them in halves when a rerun makes no progress. One slow case
@@ -21,19 +23,19 @@ import contextlib
 import hashlib
 import json
 import os
-import resource
 import shutil
-import signal
 import sqlite3
 import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Generic, TypeVar
 
+from ....sandbox import Sandbox, SandboxLimits
+from .environment import lean_environment
 from .project import LeanProject
 
 __all__ = [
@@ -78,55 +80,54 @@ class RunResult:
 RunFn = Callable[[str, float], RunResult]
 
 
-def _limit_memory(memory_bytes: int) -> Callable[[], None]:
-    def apply() -> None:  # runs in the child between fork and exec
-        resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
-
-    return apply
-
-
-def _kill_group(pgid: int) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, signal.SIGKILL)
-
-
 def run_process(
     cmd: Sequence[str],
     *,
-    cwd: str | Path | None = None,
     timeout: float,
     memory_bytes: int | None = None,
     max_output: int = MAX_OUTPUT_BYTES,
-    env: dict[str, str] | None = None,
+    env: Mapping[str, str] | None = None,
+    files: Mapping[str, str] | None = None,
+    keep_in: Path | None = None,
 ) -> RunResult:
-    """Run ``cmd`` in a new process group; on timeout kill the whole group."""
+    """Run ``cmd`` in a fresh sandbox holding ``files``; on timeout kill everything it started.
+
+    The sandbox's private directory is the working directory (``cmd`` names
+    ``files`` relatively); ``env`` adds to the sandbox's allow-listed
+    environment. stdout and stderr go to one temporary file, so their order is
+    kept and a runaway print is cut at ``max_output`` by the file-size limit.
+    ``keep_in``: copy ``files`` there afterwards (debugging).
+    """
+    limits = SandboxLimits(
+        wall_seconds=timeout,
+        cpu_seconds=timeout * (os.cpu_count() or 1) + 1,  # Lean elaborates on several threads
+        memory_bytes=memory_bytes,
+        file_bytes=max_output + 1,
+        open_files=None,  # Lean opens every imported .olean
+        processes=None,
+        output_bytes=max_output,
+    )
     start = time.monotonic()
-    with tempfile.TemporaryFile() as out:
-        proc = subprocess.Popen(
-            list(cmd),
-            cwd=cwd,
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # own process group, led by proc.pid
-            preexec_fn=_limit_memory(memory_bytes) if memory_bytes else None,
-            env=env,
-        )
+    with Sandbox(limits, keep_uid=True, env=env) as box, tempfile.TemporaryFile() as out:
+        for name, text in (files or {}).items():
+            box.put(name, text)
+        proc = box.spawn(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
         timed_out = False
         try:
-            code: int | None = proc.wait(timeout=timeout)
+            proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             timed_out = True
-            _kill_group(proc.pid)
-            proc.wait()
-            code = None
-        except BaseException:
-            _kill_group(proc.pid)
-            proc.wait()
-            raise
-        _kill_group(proc.pid)  # grandchildren that outlived their parent
+        finally:
+            proc.finish()  # terminates the whole tree if still running; bounded wait
+        rc, sig, _ = proc.status()
+        if keep_in is not None:
+            keep_in.mkdir(parents=True, exist_ok=True)
+            for name in files or {}:
+                with contextlib.suppress(OSError):
+                    shutil.copyfile(box.path / name, keep_in / name)
         out.seek(0)
         data = out.read(max_output + 1)
+    code: int | None = None if timed_out else (rc if rc is not None else -(sig or 0))
     truncated = len(data) > max_output
     text = data[:max_output].decode("utf-8", errors="replace")
     return RunResult(text, code, timed_out, time.monotonic() - start, truncated=truncated)
@@ -181,7 +182,7 @@ def _cacheable(r: RunResult) -> bool:
 
 
 class LeanRunner:
-    """``RunFn`` that runs ``lake env lean`` in ``project`` on the given file text."""
+    """``RunFn`` that elaborates the given file text with ``project``'s Lean, in the sandbox."""
 
     def __init__(
         self,
@@ -215,26 +216,20 @@ class LeanRunner:
             hit = self.cache.get(key)
             if hit is not None:
                 return hit
-        self.work_dir.mkdir(parents=True, exist_ok=True)
-        # per process and thread: a parallel run of the same text must not delete our file
-        path = self.work_dir / f"vs_{key[:20]}_{os.getpid()}_{threading.get_ident()}.lean"
-        tmp = path.with_name(f".{path.name}.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-        cmd = self.project.command(path)
+        environment = lean_environment(self.project)
+        name = f"Candidate_{key[:12]}.lean"
+        cmd = [environment.lean, name]
         if self.stdbuf:
             cmd = [self.stdbuf, "-oL", "-eL", *cmd]
-        try:
-            self.runs += 1
-            result = run_process(
-                cmd,
-                cwd=self.project.root,
-                timeout=timeout,
-                memory_bytes=self.memory_mb * 1024 * 1024 if self.memory_mb > 0 else None,
-            )
-        finally:
-            if not self.keep_files:
-                path.unlink(missing_ok=True)
+        self.runs += 1
+        result = run_process(
+            cmd,
+            timeout=timeout,
+            memory_bytes=self.memory_mb * 1024 * 1024 if self.memory_mb > 0 else None,
+            env=environment.as_dict(),
+            files={name: text},
+            keep_in=self.work_dir if self.keep_files else None,
+        )
         if self.cache is not None and _cacheable(result):
             self.cache.put(key, result)
         return result
