@@ -126,6 +126,14 @@ def test_help_texts() -> None:
     assert "(default: 1)" not in res.output
 
 
+@pytest.mark.parametrize("command", ["scale", "check", "evaluate", "stats", "expand"])
+def test_one_spelling_of_the_worker_option(command: str) -> None:
+    _load_commands()
+    args = [command, "inputs", "--help"] if command == "expand" else [command, "--help"]
+    out = runner.invoke(app, args, terminal_width=200).output
+    assert "--workers" in out and "-j" in out and "--jobs" in out, out
+
+
 def test_scale_resume_says_what_it_reused_and_the_hint_names_out(tmp_path: Path) -> None:
     args = ["scale", "--example", "--tasks", "tiny_1", "--out", str(tmp_path / "run"), "--executor", "serial"]
     first = runner.invoke(app, args)

@@ -34,7 +34,9 @@ TasksOpt = Annotated[
 ]
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="Master seed (default 42).")]
 # Every command that runs work in worker processes spells this option the same way.
-WorkersOpt = Annotated[int, typer.Option("--workers", "-j", min=1, help="Worker processes.")]
+WorkersOpt = Annotated[
+    int, typer.Option("--workers", "-j", "--jobs", min=1, help="Worker processes (--jobs is an alias).")
+]
 ExecutorOpt = Annotated[
     str,
     typer.Option(
