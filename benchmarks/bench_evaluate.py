@@ -36,45 +36,12 @@ from veriscale.evaluate.generations import Generation, ground_truth_generation
 from veriscale.evaluate.harness import EvalOptions, SuiteSpec, evaluate_generations
 from veriscale.evaluate.report import comparison_tables, summarize
 from veriscale.formats.verina.dataset import read_dataset
-from veriscale.languages.lean.ast import BinOp, Let
-from veriscale.languages.lean.errors import LeanError
-from veriscale.languages.lean.parser import parse_expr
-from veriscale.languages.lean.printer import print_expr
-
-
-def _conjuncts(e: Any) -> list[Any]:
-    if isinstance(e, BinOp) and e.op == "∧":
-        return [*_conjuncts(e.lhs), *_conjuncts(e.rhs)]
-    return [e]
-
-
-def _rebuild(parts: list[Any]) -> Any:
-    out = parts[-1]
-    for p in reversed(parts[:-1]):
-        out = BinOp("∧", p, out)
-    return out
+from veriscale.languages.lean.conjuncts import weakened_preconditions
 
 
 def drop_conjuncts(text: str) -> list[str]:
     """Variants of ``text`` with one top-level conjunct removed (an empty list if there is only one)."""
-    try:
-        e = parse_expr(text)
-    except LeanError:
-        return []
-    lets: list[Any] = []
-    while isinstance(e, Let):
-        lets.append(e)
-        e = e.body
-    parts = _conjuncts(e)
-    if len(parts) < 2:
-        return []
-    out = []
-    for k in range(len(parts)):
-        body = _rebuild(parts[:k] + parts[k + 1 :])
-        for let in reversed(lets):
-            body = Let(let.pat, let.type, let.value, body, let.is_rec)
-        out.append(print_expr(body))
-    return out
+    return [c.text for c in weakened_preconditions(text) if "." not in c.label]
 
 
 def flawed_corpus(verina: Path) -> list[Generation]:
