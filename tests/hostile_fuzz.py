@@ -37,6 +37,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import resource
 import shutil
 import string
@@ -89,6 +90,7 @@ class Report:
             "hangs": len(self.hangs),
             "hang_examples": self.hangs[:5],
             "processes_left": len(self.processes_left),
+            "processes_left_examples": self.processes_left[:5],
             "files_outside_sandbox": len(self.files_outside),
             "secrets_visible": self.secrets_seen,
             "peak_rss_mb": round(self.peak_rss_mb, 1),
@@ -613,6 +615,8 @@ def _processes_left(token: str) -> list[str]:
             continue
         info[int(d.name)] = (int(stat[1]), stat[0], cmd)
     me = os.getpid()
+    # the runtime candidates' sleepers carry "<4 digits>.<last 4 of the token>" in their command line
+    marked = re.compile(rf"\b\d{{4}}\.{re.escape(token[-4:])}\b")
 
     def descends(pid: int) -> bool:
         seen = 0
@@ -632,7 +636,7 @@ def _processes_left(token: str) -> list[str]:
     return [
         f"{pid}: {cmd[:100]}"
         for pid, (_ppid, state, cmd) in sorted(info.items())
-        if pid != me and state != "Z" and not own_tracker(pid) and (token[-4:] in cmd or descends(pid))
+        if pid != me and state != "Z" and not own_tracker(pid) and (marked.search(cmd) or descends(pid))
     ]
 
 
