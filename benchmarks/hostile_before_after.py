@@ -612,17 +612,34 @@ CASES: dict[str, tuple[str, Case]] = {
 }
 
 
+def _commit(src: Path) -> str:
+    """The tree's short commit id (``?`` outside git); uncommitted changes are not shown."""
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(src), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return "?"
+    return out.stdout.strip() or "?"
+
+
 def markdown(before: Path, after: Path) -> str:
-    def load(p: Path) -> dict[str, str]:
+    trees = {"before": "", "after": ""}
+
+    def load(p: Path, which: str) -> dict[str, str]:
         out = {}
         for ln in p.read_text("utf-8").splitlines():
             if ln.strip():
                 d = json.loads(ln)
-                out[d["case"]] = d.get("observed") or f"skipped: {d.get('skipped')}"
+                trees[which] = d.get("tree", "")
+                out[d["case"]] = d.get("observed") or f"{d.get('skipped') or d.get('error')}"
         return out
 
-    b, a = load(before), load(after)
-    rows = ["| hostile input | before (4ee7fcd) | after |", "|---|---|---|"]
+    b, a = load(before, "before"), load(after, "after")
+    rows = [f"| hostile input | before ({trees['before']}) | after ({trees['after']}) |", "|---|---|---|"]
     for name, (title, _) in CASES.items():
         if name in b or name in a:
             cell = [x.get(name, "(not run)").replace("|", "\\|") for x in (b, a)]
@@ -642,6 +659,7 @@ def main() -> int:
     if args.src is None or not (args.src / "veriscale").is_dir():
         ap.error("--src must be a src directory containing veriscale/")
     src = args.src.resolve()
+    tree = _commit(src)
     for name in args.case or list(CASES):
         title, fn = CASES[name]
         with tempfile.TemporaryDirectory(prefix="hostile-") as tmp:
@@ -650,10 +668,16 @@ def main() -> int:
                 res = fn(src, Path(tmp))
             except Exception as exc:  # a defect of this script, reported with the case
                 res = {"error": f"{type(exc).__name__}: {exc}"}
-            res = {"case": name, "input": title, **res, "seconds": round(time.monotonic() - t0, 1)}
+            res = {
+                "case": name,
+                "tree": tree,
+                "input": title,
+                **res,
+                "seconds": round(time.monotonic() - t0, 1),
+            }
         if "observed" in res:  # the random temporary directory would make the table differ per run
-            obs = res["observed"].replace(str(Path(tmp).resolve()), "<tmp>").replace(tmp, "<tmp>")
-            res["observed"] = obs.replace(CANARY, "<the key>")
+            obs = res["observed"].replace(str(Path(tmp).resolve()), "$TMP").replace(tmp, "$TMP")
+            res["observed"] = obs.replace(CANARY, "(the key)")
         print(json.dumps(res, ensure_ascii=False), flush=True)
     return 0
 
