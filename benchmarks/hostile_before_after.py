@@ -214,14 +214,18 @@ def problem_lines(r: dict[str, Any]) -> str:
 # ------------------------------------------------------------------ cases: hostile Rust
 
 
-def _rust_case(src: Path, work: Path, statement: str, marker: str) -> tuple[dict[str, Any], list[str]]:
+def _rust_case(
+    src: Path, work: Path, statement: str, marker: str | None = None
+) -> tuple[dict[str, Any], list[str]]:
+    """Plant ``statement`` in a copy of the problem, run ``check``; ``created``: new /tmp files named ``marker``."""
     bench = vericontest_copy(work, (RUST_PROBLEM,))
     if bench is None:
         return {"skipped": f"no VeriContest data at {VERICONTEST}"}, []
     plant_in_code(bench, statement)
-    tmp_before = set(Path("/tmp").glob(f"*{marker}*"))
+    tmp_before = set(Path("/tmp").glob(f"*{marker}*")) if marker else set()
     r = run(src, ["check", str(bench), "--timeout", "60"], work)
-    created = sorted(str(p) for p in set(Path("/tmp").glob(f"*{marker}*")) - tmp_before)
+    after = set(Path("/tmp").glob(f"*{marker}*")) if marker else set()
+    created = sorted(str(p) for p in after - tmp_before)
     notes = [status(r), problem_lines(r)]
     r["created"] = created
     return r, notes
@@ -232,7 +236,7 @@ def case_rust_env(src: Path, work: Path) -> dict[str, Any]:
         'let key_ = std::env::var("OPENAI_API_KEY").unwrap_or_default(); '
         'if !key_.is_empty() { panic!("OPENAI_API_KEY={}", key_); }'
     )
-    r, notes = _rust_case(src, work, stmt, "none")
+    r, notes = _rust_case(src, work, stmt)
     if "skipped" in r:
         return r
     notes.append(f"canary key in the output: {'yes' if CANARY in text(r) else 'no'}")
@@ -253,7 +257,7 @@ def case_rust_write_tmp(src: Path, work: Path) -> dict[str, Any]:
 
 def case_rust_include_str(src: Path, work: Path) -> dict[str, Any]:
     stmt = 'let h: &str = include_str!("/etc/hostname"); panic!("hostname={}", h.trim());'
-    r, notes = _rust_case(src, work, stmt, "none")
+    r, notes = _rust_case(src, work, stmt)
     if "skipped" in r:
         return r
     try:
