@@ -53,6 +53,7 @@ def test_scale_where_every_task_fails(tmp_path: Path) -> None:
     assert "FAILED t1" in res.output and "FAILED t2" in res.output and "bad JSON" in res.output
     assert "tasks written to" not in res.output  # no success sentence
     assert "2 task(s) failed" in res.output
+    assert "veriscale." not in res.output  # no module paths in messages
 
 
 def test_stats_goes_on_past_a_bad_task(tiny: Path) -> None:

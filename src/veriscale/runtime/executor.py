@@ -32,7 +32,6 @@ import multiprocessing
 import os
 import threading
 import time
-import traceback
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -79,7 +78,9 @@ class Executor(Protocol):
 
 
 def _describe(exc: BaseException) -> str:
-    last = traceback.format_exception_only(type(exc), exc)[-1].strip()
+    """One line for the user: the exception's short class name and message (no module path)."""
+    text = str(exc).strip()
+    last = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
     return last[:2000]
 
 
