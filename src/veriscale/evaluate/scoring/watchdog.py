@@ -7,11 +7,19 @@ backstop arms ``SIGALRM`` for one check: the handler raises the engine's own
 ``LimitExceeded`` inside the evaluation, which the engine reports as a
 timeout like any other. It works only in the main thread of a process on a
 POSIX system (our pool workers); elsewhere it does nothing.
+
+The handler does not raise when the interrupted evaluation is within
+``HEADROOM`` frames of the recursion limit: unwinding from there runs the
+engine's handlers, which need frames of their own, and overflowing while
+handling an overflow is a fatal error that kills the worker ("Cannot recover
+from stack overflow"). It re-arms the alarm for a moment instead; the
+evaluation's own depth and fuel limits bring it back up.
 """
 
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -27,7 +35,22 @@ def _usable() -> bool:
     return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
 
 
+HEADROOM = 300  # frames left below the recursion limit for the engine to unwind in
+_RETRY = 0.005  # seconds before a deferred alarm fires again
+
+
+def _depth(frame: Any) -> int:
+    n = 0
+    while frame is not None:
+        n += 1
+        frame = frame.f_back
+    return n
+
+
 def _raise(signum: int, frame: Any) -> None:
+    if sys.getrecursionlimit() - _depth(frame) < HEADROOM:
+        signal.setitimer(signal.ITIMER_REAL, _RETRY)
+        return
     raise LimitExceeded("time", "evaluation exceeded the hard wall-clock limit of the evaluation harness")
 
 
