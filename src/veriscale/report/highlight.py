@@ -8,7 +8,7 @@ escaped text. CSS classes are short Pygments classes under ``.hl``; ``stylesheet
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from markupsafe import Markup, escape
 from pygments import highlight as _highlight
@@ -23,7 +23,7 @@ __all__ = ["highlight", "stylesheet"]
 LEXERS: dict[str, tuple[str, ...]] = {"lean": ("lean4", "lean"), "verus": ("rust",)}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _lexer(language: str) -> Lexer | None:
     for name in LEXERS.get(language, (language,)):
         try:
