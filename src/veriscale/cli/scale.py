@@ -27,6 +27,7 @@ from .options import (
     executor_from_options,
     stage_progress,
 )
+from .report import report_hint
 
 
 @app.command("scale")
@@ -139,6 +140,7 @@ def scale_command(
                 f"and executes every ground-truth branch Plus executes in {report.coverage_preserved}/{report.reduced}",
                 highlight=False,
             )
+            console.print(f"make the report: {report_hint(out)}", markup=False, highlight=False)
         if failed:
             console.print(
                 f"[red]{len(failed)} task(s) failed[/red] (reasons above); "
