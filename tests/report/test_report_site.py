@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -10,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from report_fixtures import INJECTED, make_evaluation, make_run
+from shared_data import VERICONTEST, require
 from veriscale.cli.app import _load_commands, app
 from veriscale.examples import tiny_path
 from veriscale.formats.verina.dataset import discover_task_dirs
@@ -156,3 +158,35 @@ def test_cli(inputs: tuple[Path, Path], tmp_path: Path) -> None:
     assert (tmp_path / "s" / "index.html").is_file()
     res = CliRunner().invoke(app, ["report", str(tmp_path), "--out", str(tmp_path / "t")])
     assert res.exit_code == 2
+
+
+def test_vericontest_results(tmp_path: Path) -> None:
+    """A VeriContest suite: the task text is read through the format registry, Rust is highlighted."""
+    vc = require(VERICONTEST)
+    ev = tmp_path / "ev"
+    ev.mkdir()
+    gens = tmp_path / "gens.jsonl"
+    code = "fn reverse(x: i32) -> i32 { x /* <script>alert(1)</script> */ }"
+    gens.write_text(
+        json.dumps({"task_id": "lc7", "sample": 0, "model": "m", "code": code}) + "\n", encoding="utf-8"
+    )
+    metric = {"score": "FAIL", "lower": False, "upper": False, "n_tests": 3, "n_pass": 0, "n_fail": 1}
+    metric |= {"error": "incorrect_output", "reason": "test 0: got 123, expected 321", "where": "test 0"}
+    row = {"suite": "vc", "model": "m", "task_id": "lc7", "sample": 0, "metrics": {"code": metric}}
+    (ev / "results.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
+    summary = {
+        "suites": [{"name": "vc", "path": str(vc)}],
+        "results": [],
+        "ks": [1],
+        "generations": str(gens),
+    }
+    (ev / "summary.json").write_text(json.dumps(summary), encoding="utf-8")
+    result = build_site([ev], tmp_path / "site")
+    assert not [p for p in result.problems if "cannot render" in p], result.problems
+    html = (tmp_path / "site" / "tasks" / "lc7.html").read_text(encoding="utf-8")
+    assert "reverse (x : i32) : i32" in html
+    assert "Reverse" in html  # the description
+    assert '<span class="k">fn</span>' in html  # Rust keywords highlighted
+    assert "<script>alert" not in html and "alert(1)" in _text(html)
+    assert "123" in html  # what the candidate returned
+    assert len(list((tmp_path / "site" / "tasks").glob("*.html"))) == 1  # pages only for tasks with results

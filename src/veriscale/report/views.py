@@ -60,6 +60,15 @@ def slug(name: str) -> str:
     return s
 
 
+_GOT = re.compile(r"\bgot (.+?), expected ")
+
+
+def _got(reason: str) -> str:
+    """The value a candidate returned, as the CodeGen reason states it ("test 3: got X, expected Y")."""
+    m = _GOT.search(reason or "")
+    return m.group(1) if m else ""
+
+
 def _pct(x: Any) -> str:
     return "—" if x is None else f"{100 * float(x):.1f}"
 
@@ -354,12 +363,15 @@ def build_views(inputs: Inputs, title: str = "veriscale report") -> Site:
             if key not in cand:
                 cand[key] = ev.candidates.get((r.get("model"), r["task_id"], int(r.get("sample", 0))))
 
+    # a page per task with results, and per task of a suite a run built (its provenance)
     task_ids: set[str] = set(by_task)
     suite_tasks: dict[str, list[str]] = {}
+    run_suites = {p.resolve() for r in inputs.runs for p in r.suites.values()}
     for s in inputs.suites:
         ids = list(readers[s.name].task_dirs())
         suite_tasks[s.name] = ids
-        task_ids.update(ids)
+        if s.path.resolve() in run_suites:
+            task_ids.update(ids)
     sort_key = natural_key
     for s in inputs.suites:
         fmt = readers[s.name].format
@@ -440,6 +452,7 @@ def build_views(inputs: Inputs, title: str = "veriscale report") -> Site:
                                     "error": _error_label(res.get("error")),
                                     "where": res.get("where", ""),
                                     "reason": res.get("reason", ""),
+                                    "got": _got(res.get("reason", "")),
                                     "row": row,
                                 }
                             )
@@ -608,7 +621,7 @@ def build_views(inputs: Inputs, title: str = "veriscale report") -> Site:
                 "adequacy": adequacy,
                 "dropped": sorted(dropped.items()),
                 "excluded": excluded.get(sname, []),
-                "tasks": suite_tasks[sname],
+                "tasks": [(t, t in task_ids) for t in suite_tasks[sname]],
             },
         )
     site.problems = problems
