@@ -63,7 +63,7 @@ class Chart:
     bars: list[Bar] = field(default_factory=list)
     groups: list[tuple[float, str]] = field(default_factory=list)  # (x centre, metric label)
     ticks: list[tuple[float, int]] = field(default_factory=list)  # (y, percent)
-    legend: list[tuple[str, str]] = field(default_factory=list)  # (colour, suite)
+    legend: list[tuple[float, str, str]] = field(default_factory=list)  # (x, colour, suite)
     any_hatched: bool = False
 
 
@@ -84,7 +84,7 @@ def chart_for(entries: Sequence[dict[str, Any]], suites: Sequence[str], k: int, 
 
     shown = [m for m in CHART_METRICS if any(info(s, m) is not None for s in suites)]
     n = max(1, len(suites))
-    group_w = max(60.0, 18.0 * n + 16.0)
+    group_w = max(70.0, 26.0 * n + 16.0)  # a bar is wide enough for its "100.0" label
     width = LEFT + RIGHT + group_w * max(1, len(shown))
     bottom = TOP + PLOT_H
     ch = Chart(
@@ -97,7 +97,10 @@ def chart_for(entries: Sequence[dict[str, Any]], suites: Sequence[str], k: int, 
         right=_r(width - RIGHT),
     )
     ch.ticks = [(_r(bottom - PLOT_H * p / 100), p) for p in range(0, 101, 20)]
-    ch.legend = [(PALETTE[j % len(PALETTE)], s) for j, s in enumerate(suites)]
+    x = LEFT
+    for j, s in enumerate(suites):
+        ch.legend.append((_r(x), PALETTE[j % len(PALETTE)], s))
+        x += 30.0 + 6.5 * len(s)  # swatch, gap, and the name at about 6.5 units a character
     bar_w = (group_w - 16.0) / n
     for i, metric in enumerate(shown):
         x0 = LEFT + i * group_w + 8.0

@@ -8,7 +8,8 @@ samples by index; error categories by name.
 
 Per (task, suite, model) the catalogue's status of a metric is ``FAIL`` when any sample FAILs,
 else ``UNKNOWN`` when any is UNKNOWN, else ``NOT_EVALUATED`` when none was evaluated, else
-``PASS``; a metric "does not pass" for the filter when that status is not PASS.
+``PASS`` — shown "n/a" when no sample had a test (PASS by Verina's rule); a metric "does not
+pass" for the filter when that status is FAIL, UNKNOWN or NOT_EVALUATED.
 """
 
 from __future__ import annotations
@@ -480,6 +481,15 @@ def build_views(inputs: Inputs, title: str = "veriscale report") -> Site:
                     ]
                     if scores:
                         status[m] = _status(scores)
+                        untested = all(
+                            int(r["metrics"][m].get("n_tests", 0) or 0) == 0
+                            for r in rs
+                            if isinstance(r["metrics"].get(m), dict)
+                        )
+                        if status[m] == "PASS" and untested:
+                            status[m] = (
+                                "n/a"  # passes by Verina's rule, with no test (e.g. no unexpected outputs)
+                            )
                     for r in rs:
                         e = (r["metrics"].get(m) or {}).get("error")
                         if e and (r["metrics"][m].get("score") != "PASS"):
@@ -498,7 +508,9 @@ def build_views(inputs: Inputs, title: str = "veriscale report") -> Site:
                         "model": label,
                         "n_samples": len(rs),
                         "cells": [status.get(m, "") for m in metrics_seen],
-                        "failing": " ".join(m for m in metrics_seen if status.get(m) not in (None, "PASS")),
+                        "failing": " ".join(
+                            m for m in metrics_seen if status.get(m) not in (None, "PASS", "n/a")
+                        ),
                         "errors": " ".join(sorted(errs)),
                         "error_labels": ", ".join(_error_label(e) for e in sorted(errs)),
                     }
