@@ -43,3 +43,21 @@ def test_evaluate_prints_the_report_command(tmp_path: Path) -> None:
     res = CliRunner().invoke(app, ["report", str(out), "--out", str(out / "site")])
     assert res.exit_code == 0, res.output
     assert (out / "site" / "index.html").is_file()
+
+
+def test_scale_prints_the_report_command_and_the_report_reads_its_run(tmp_path: Path) -> None:
+    _load_commands()
+    run = tmp_path / "run"
+    res = CliRunner().invoke(
+        app, ["scale", "--example", "--tasks", "tiny_1", "--out", str(run), "--executor", "serial"]
+    )
+    assert res.exit_code == 0, res.output
+    # on one line, whatever the terminal's width, so it can be copied
+    assert f"make the report: veriscale report {run} --out {run / 'site'}" in res.output.splitlines()
+    res = CliRunner().invoke(app, ["report", str(run), "--out", str(run / "site")])
+    assert res.exit_code == 0, res.output
+    page = (run / "site" / "tasks" / "tiny_1.html").read_text(encoding="utf-8")
+    assert "why each row is there" in page  # the provenance of the real plus and lite suites
+    assert "Suite lite" in page and "Suite plus" in page
+    index = (run / "site" / "index.html").read_text(encoding="utf-8")
+    assert "Scale run run" in index and "Lite keeps Plus" in index

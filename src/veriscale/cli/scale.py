@@ -140,7 +140,9 @@ def scale_command(
                 f"and executes every ground-truth branch Plus executes in {report.coverage_preserved}/{report.reduced}",
                 highlight=False,
             )
-            console.print(f"make the report: {report_hint(out)}", markup=False, highlight=False)
+            console.print(
+                f"make the report: {report_hint(out)}", markup=False, highlight=False, soft_wrap=True
+            )
         if failed:
             console.print(
                 f"[red]{len(failed)} task(s) failed[/red] (reasons above); "
