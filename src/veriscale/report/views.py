@@ -229,11 +229,36 @@ def _candidate(gen: dict[str, Any] | None, language: str) -> list[dict[str, Any]
     return out
 
 
-def _provenance_view(suite: str, prov: dict[str, Any], limit: int | None) -> dict[str, Any]:
+ROW_TEXT = 160  # characters of a row's input / expected output shown in a provenance table
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= ROW_TEXT else text[: ROW_TEXT - 1] + "…"
+
+
+def _provenance_view(suite: str, prov: dict[str, Any], limit: int | None, task: Any = None) -> dict[str, Any]:
+    """A task's provenance for its page. A row kills a weakened specification when one of its
+    unexpected outputs is ``accepted_by`` it (the specification accepts a wrong output); the
+    row's input and expected output come from the suite's task (``tests``), when readable."""
     adv = [a for a in prov.get("adversaries", []) if isinstance(a, dict)]
+    specs = [sp for sp in prov.get("specs", []) if isinstance(sp, dict)]
+    spec_index = {sp.get("id"): i for i, sp in enumerate(specs)}
     tests = [t for t in prov.get("tests", []) if isinstance(t, dict)]
+    stored = getattr(task, "tests", None) or []
     rows = []
     for t in tests if limit is None else tests[:limit]:
+        n = t.get("row")
+        row = stored[n] if isinstance(n, int) and 0 <= n < len(stored) else None
+        spec_kills = sorted(
+            {
+                spec_index[sid]
+                for u in t.get("unexpected", [])
+                if isinstance(u, dict)
+                for sid in u.get("accepted_by", []) or []
+                if sid in spec_index
+            }
+        )
         origin = t.get("origin") or {}
         o = origin.get("origin", "?") if isinstance(origin, dict) else str(origin)
         if isinstance(origin, dict) and "index" in origin:
@@ -247,6 +272,9 @@ def _provenance_view(suite: str, prov: dict[str, Any], limit: int | None) -> dic
                 "covers": [int(i) for i in t.get("covers", []) if isinstance(i, int)],
                 "unexpected": ", ".join(f"{k} {n}" for k, n in sorted(unx.items())),
                 "selected": t.get("selected", ""),
+                "specs": spec_kills,
+                "input": _short(getattr(row, "input", None)) if row is not None else "",
+                "expected": _short(getattr(row, "expected", None)) if row is not None else "",
             }
         )
     killed = sorted({i for t in tests for i in t.get("kills", []) if isinstance(i, int)})
@@ -276,7 +304,7 @@ def _provenance_view(suite: str, prov: dict[str, Any], limit: int | None) -> dic
             }
             for i, a in enumerate(adv)
         ],
-        "specs": [s for s in prov.get("specs", []) if isinstance(s, dict)],
+        "specs": [{**sp, "i": i} for i, sp in enumerate(specs)],
         "rows": rows,
         "n_rows": len(tests),
         "rejects": rejects,
@@ -521,7 +549,7 @@ def build_views(inputs: Inputs, title: str = "veriscale report") -> Site:
                 p = readers[sname].provenance(tid)
                 if p is not None:
                     limit = PLUS_ROWS_SHOWN if p.get("suite") != "lite" else None
-                    provs.append(_provenance_view(sname, p, limit))
+                    provs.append(_provenance_view(sname, p, limit, readers[sname].task(tid)))
         site.pages[f"tasks/{slug(tid)}.html"] = (
             "task.html",
             {
