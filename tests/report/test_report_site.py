@@ -136,13 +136,19 @@ def test_bad_inputs(tmp_path: Path, inputs: tuple[Path, Path]) -> None:
     src = inputs[0]
     (ev / "summary.json").write_text((src / "summary.json").read_text(encoding="utf-8"), encoding="utf-8")
     lines = (src / "results.jsonl").read_text(encoding="utf-8").splitlines()
+    bad_sample = '{"suite": "tiny", "task_id": "tiny_1", "sample": "x", "metrics": {}}'
     (ev / "results.jsonl").write_text(
-        "\n".join(["{not json", '{"suite": "tiny"}', *lines]) + "\n", encoding="utf-8"
+        "\n".join(["{not json", '{"suite": "tiny"}', bad_sample, *lines]) + "\n", encoding="utf-8"
     )
     loaded = load_inputs([ev])
     assert len(loaded.evaluations[0].rows) == len(lines)
     assert any("results.jsonl:1: not JSON" in p for p in loaded.problems)
     assert any("results.jsonl:2:" in p and "task_id" in p for p in loaded.problems)
+    assert any("results.jsonl:3: field 'sample'" in p for p in loaded.problems)
+    # the site is still built, and lists the problems on the overview
+    result = build_site([ev], tmp_path / "site")
+    assert "results.jsonl:3: field" in (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert result.pages > 0
 
 
 def test_slug() -> None:

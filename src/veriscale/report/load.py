@@ -112,13 +112,32 @@ def _read_rows(path: Path, problems: list[str]) -> list[dict[str, Any]]:
         if not isinstance(row, dict) or missing:
             problems.append(f"{path}:{n}: field(s) {', '.join(missing) or '?'} missing; line skipped")
             continue
-        if not isinstance(row["metrics"], dict):
-            problems.append(f"{path}:{n}: field 'metrics': not an object; line skipped")
+        why = _bad_row(row)
+        if why:
+            problems.append(f"{path}:{n}: {why}; line skipped")
             continue
+        bad = sorted(m for m, v in row["metrics"].items() if not isinstance(v, dict))
+        if bad:
+            problems.append(f"{path}:{n}: field 'metrics': {', '.join(bad)} not an object; left out")
+            row["metrics"] = {m: v for m, v in row["metrics"].items() if isinstance(v, dict)}
         row.setdefault("sample", 0)
         row.setdefault("model", None)
         rows.append(row)
     return rows
+
+
+def _bad_row(row: dict[str, Any]) -> str:
+    """Why a results.jsonl row cannot be shown ("" when it can)."""
+    if not isinstance(row["metrics"], dict):
+        return "field 'metrics': not an object"
+    for f in ("suite", "task_id"):
+        if not isinstance(row[f], str) or not row[f]:
+            return f"field '{f}': not a non-empty string"
+    if not isinstance(row.get("sample", 0), int) or isinstance(row.get("sample", 0), bool):
+        return "field 'sample': not an integer"
+    if row.get("model") is not None and not isinstance(row["model"], str):
+        return "field 'model': not a string"
+    return ""
 
 
 def _find_generations(folder: Path, named: str | None) -> Path | None:
@@ -154,8 +173,11 @@ def _read_candidates(path: Path, problems: list[str]) -> dict[tuple[str | None, 
             problems.append(f"{path}:{n}: field 'task_id' missing; candidate text not shown")
             continue
         sample = g.get("sample", 0)
+        if not isinstance(sample, int):
+            problems.append(f"{path}:{n}: field 'sample': not an integer; candidate text not shown")
+            continue
         model = g.get("model")
-        out.setdefault((model if isinstance(model, str) else None, g["task_id"], int(sample or 0)), g)
+        out.setdefault((model if isinstance(model, str) else None, g["task_id"], sample), g)
     return out
 
 
