@@ -31,7 +31,7 @@ PALETTE: tuple[str, ...] = (
     "#bcbd22",
     "#17becf",
 )
-TOP, BOTTOM, LEFT, RIGHT = 30.0, 70.0, 50.0, 10.0
+TOP, BOTTOM, LEFT, RIGHT = 44.0, 70.0, 50.0, 10.0
 PLOT_H = 220.0
 
 
@@ -71,8 +71,17 @@ def _r(x: float) -> float:
     return round(x, 1)
 
 
-def chart_for(entries: Sequence[dict[str, Any]], suites: Sequence[str], k: int, title: str) -> Chart:
-    """``entries``: one summary entry per suite (``summary.json`` → ``results`` of one model)."""
+def chart_for(
+    entries: Sequence[dict[str, Any]],
+    suites: Sequence[str],
+    k: int,
+    title: str,
+    colors: dict[str, str] | None = None,
+) -> Chart:
+    """``entries``: one summary entry per suite (``summary.json`` → ``results`` of one model);
+    ``colors``: a colour per suite (so a suite keeps its colour in every chart of a report);
+    default: the palette in ``suites`` order."""
+    colors = colors or {}
     by_suite = {e["suite"]: e for e in entries}
     key = f"pass@{k}"
 
@@ -84,7 +93,9 @@ def chart_for(entries: Sequence[dict[str, Any]], suites: Sequence[str], k: int, 
 
     shown = [m for m in CHART_METRICS if any(info(s, m) is not None for s in suites)]
     n = max(1, len(suites))
-    group_w = max(70.0, 26.0 * n + 16.0)  # a bar is wide enough for its "100.0" label
+    # a bar is wide enough for its "100.0" label, a group for its metric's name (~6 units a character)
+    longest = max((len(METRIC_LABELS.get(m, m)) for m in shown), default=4)
+    group_w = max(6.0 * longest + 12.0, 28.0 * n + 16.0)
     width = LEFT + RIGHT + group_w * max(1, len(shown))
     bottom = TOP + PLOT_H
     ch = Chart(
@@ -99,7 +110,7 @@ def chart_for(entries: Sequence[dict[str, Any]], suites: Sequence[str], k: int, 
     ch.ticks = [(_r(bottom - PLOT_H * p / 100), p) for p in range(0, 101, 20)]
     x = LEFT
     for j, s in enumerate(suites):
-        ch.legend.append((_r(x), PALETTE[j % len(PALETTE)], s))
+        ch.legend.append((_r(x), colors.get(s, PALETTE[j % len(PALETTE)]), s))
         x += 30.0 + 6.5 * len(s)  # swatch, gap, and the name at about 6.5 units a character
     bar_w = (group_w - 16.0) / n
     for i, metric in enumerate(shown):
@@ -113,7 +124,7 @@ def chart_for(entries: Sequence[dict[str, Any]], suites: Sequence[str], k: int, 
             lo = 100.0 * float(pk["lower"])
             up = 100.0 * float(pk["upper"] if pk.get("upper") is not None else pk["lower"])
             x = x0 + j * bar_w
-            color = PALETTE[j % len(PALETTE)]
+            color = colors.get(suite, PALETTE[j % len(PALETTE)])
             if m.get("all_untested"):
                 ch.bars.append(
                     Bar(

@@ -24,7 +24,7 @@ from typing import Any
 
 from ..evaluate.report import METRIC_LABELS, METRIC_ORDER
 from ..evaluate.scoring.errors import LABELS as ERROR_LABELS
-from .chart import Chart, chart_for
+from .chart import PALETTE, Chart, chart_for
 from .highlight import highlight
 from .load import EvalInput, Inputs, RunInput
 from .tasks import SuiteReader, natural_key, signature_text
@@ -138,7 +138,9 @@ def _cell(m: dict[str, Any] | None, key: str) -> dict[str, Any]:
     return {"text": text, "unknown": unknown, "title": title, "note": bool(m.get("note"))}
 
 
-def _overview(ev: EvalInput, labels: dict[tuple[str, str | None], str]) -> dict[str, Any]:
+def _overview(
+    ev: EvalInput, labels: dict[tuple[str, str | None], str], colors: dict[str, str]
+) -> dict[str, Any]:
     s = ev.summary
     suites = [x["name"] for x in s.get("suites", []) if isinstance(x, dict)]
     entries = [e for e in s.get("results", []) if isinstance(e, dict)]
@@ -167,7 +169,7 @@ def _overview(ev: EvalInput, labels: dict[tuple[str, str | None], str]) -> dict[
             ]
             tables.append({"model": label, "key": key, "rows": rows, "sizes": sizes})
         k = int(s.get("ks", [1])[0]) if s.get("ks") else 1
-        charts.append(chart_for(list(by_suite.values()), suites, k, f"pass@{k} — {label}"))
+        charts.append(chart_for(list(by_suite.values()), suites, k, f"pass@{k} — {label}", colors))
     cats: list[str] = sorted(
         {c for e in entries for info in e.get("metrics", {}).values() for c in info.get("errors", {})}
     )
@@ -566,7 +568,8 @@ def build_views(inputs: Inputs, title: str = "veriscale report") -> Site:
         )
 
     # ---------------- overview
-    overviews = [_overview(ev, labels) for ev in inputs.evaluations]
+    colors = {n: PALETTE[i % len(PALETTE)] for i, n in enumerate(suite_names)}
+    overviews = [_overview(ev, labels, colors) for ev in inputs.evaluations]
     table1 = []
     for sname in suite_names:
         sizes = _suite_sizes(readers[sname], suite_tasks[sname])
