@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import subprocess
+import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -12,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from report_fixtures import INJECTED, make_evaluation, make_run
-from shared_data import VERICONTEST, require
+from shared_data import REPO_ROOT, VERICONTEST, require
 from veriscale.cli.app import _load_commands, app
 from veriscale.examples import tiny_path
 from veriscale.formats.verina.dataset import discover_task_dirs
@@ -126,6 +129,16 @@ def test_same_bytes_twice(inputs: tuple[Path, Path], site: Path, tmp_path: Path)
     again = tmp_path / "again"
     build_site(list(inputs), again)
     assert _all_html(again) == _all_html(site)
+
+
+def test_same_bytes_under_another_hash_seed(inputs: tuple[Path, Path], site: Path, tmp_path: Path) -> None:
+    """Built by another interpreter with another PYTHONHASHSEED: the same pages."""
+    other = tmp_path / "other"
+    env = {**os.environ, "PYTHONHASHSEED": "12345", "PYTHONPATH": str(REPO_ROOT / "src")}
+    cmd = [sys.executable, "-m", "veriscale", "report", *map(str, inputs), "--out", str(other)]
+    res = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert res.returncode == 0, res.stderr
+    assert _all_html(other) == _all_html(site)
 
 
 def test_bad_inputs(tmp_path: Path, inputs: tuple[Path, Path]) -> None:
