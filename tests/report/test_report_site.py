@@ -176,6 +176,10 @@ def test_cli(inputs: tuple[Path, Path], tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     assert "report: " in res.output and "file://" in res.output
     assert (tmp_path / "s" / "index.html").is_file()
+    stale = tmp_path / "s" / "tasks" / "gone.html"
+    stale.write_text("old", encoding="utf-8")
+    res = CliRunner().invoke(app, ["report", str(inputs[0]), "--out", str(tmp_path / "s")])
+    assert res.exit_code == 0 and not stale.exists()
     res = CliRunner().invoke(app, ["report", str(tmp_path), "--out", str(tmp_path / "t")])
     assert res.exit_code == 2
 

@@ -10,7 +10,8 @@ Content-Security-Policy that forbids any other source.
 
 Output: ``SITE/index.html``, ``tasks.html``, ``models.html``, ``suites/*.html``,
 ``tasks/*.html``, ``assets/``. Files are written in sorted path order; a page that fails to
-render is reported in the returned problems and the other pages are still written.
+render is reported in the returned problems and the other pages are still written. Pages in
+``tasks/`` and ``suites/`` left by an earlier report into the same folder are removed.
 """
 
 from __future__ import annotations
@@ -81,6 +82,12 @@ def write_site(site: Site, out: Path, n_inputs: int) -> SiteResult:
             continue
         target.write_text(html, encoding="utf-8")
         written += 1
+    # pages of an earlier report into the same folder that this one does not have (a task no
+    # longer in the inputs) would be stale: only our own page folders are cleaned
+    for sub in ("tasks", "suites"):
+        for old in sorted((out / sub).glob("*.html")):
+            if f"{sub}/{old.name}" not in site.pages:
+                old.unlink()
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     return SiteResult(out=out, pages=written, bytes=size, problems=problems)
 
