@@ -26,6 +26,7 @@ _COMMAND_MODULES = (
     "evaluate",
     "scale",
     "post2exe",
+    "report",
 )
 
 

@@ -12,6 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from .app import app
 from .options import ExecutorOpt, RayAddressOpt, WorkersOpt, executor_from_options
+from .report import report_hint
 
 _ROUNDS = re.compile(r"^rounds_report_\d+\.json$")
 
@@ -226,3 +227,4 @@ def evaluate_cmd(
             typer.echo(f"warning: {w}", err=True)
     for name, p in paths.items():
         typer.echo(f"{name}: {p}")
+    typer.echo(f"make the report: {report_hint(out)}")

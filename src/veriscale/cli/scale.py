@@ -27,6 +27,7 @@ from .options import (
     executor_from_options,
     stage_progress,
 )
+from .report import report_hint
 
 
 @app.command("scale")
@@ -138,6 +139,9 @@ def scale_command(
                 f"Lite kills every adversary Plus kills in {report.kill_preserved}/{report.reduced} tasks "
                 f"and executes every ground-truth branch Plus executes in {report.coverage_preserved}/{report.reduced}",
                 highlight=False,
+            )
+            console.print(
+                f"make the report: {report_hint(out)}", markup=False, highlight=False, soft_wrap=True
             )
         if failed:
             console.print(
