@@ -253,7 +253,8 @@ int main(int argc, char **argv) {
         printf("subreaper=1 net=%d fs=%d euid=%d\n", net, fs, (int)geteuid());
         return 0;
     }
-    if (nproc >= 0 && uid < 0) nproc += tasks_of(getuid());
+    /* on top of what the target's uid already runs: other sandboxes of the same uid run beside this one */
+    if (nproc >= 0) nproc += tasks_of(uid >= 0 ? (uid_t)uid : getuid());
     pid_t child = fork();
     if (child < 0) fail("fork");
     if (child == 0) {

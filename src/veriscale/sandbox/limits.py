@@ -25,7 +25,7 @@ class SandboxLimits:
     memory_bytes: int | None = 2 << 30
     file_bytes: int | None = 16 << 20
     open_files: int | None = 64
-    processes: int | None = 32
+    processes: int | None = 64
     output_bytes: int = 64 << 20
     stderr_bytes: int = 64 << 10
     nice: int = 0
