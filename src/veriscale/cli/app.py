@@ -26,6 +26,8 @@ _COMMAND_MODULES = (
     "evaluate",
     "scale",
     "post2exe",
+    "generate",
+    "bench",
 )
 
 
