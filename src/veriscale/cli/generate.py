@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
@@ -175,7 +174,7 @@ def generate_command(
     """Ask a model for a benchmark's tasks (its own prompt formats) and write generations JSONL."""
     from ..formats.api import FormatError
     from ..pipeline.generate import GenerateOptions, run_generate
-    from ..pipeline.repair_feedback import feedback_for
+    from ..pipeline.feedback import feedback_for
 
     answerer, conc = model_answerer(
         model, config, base_url, api_key_env, concurrency, temperature, max_tokens, no_cache
@@ -203,7 +202,3 @@ def generate_command(
     print_generate_report(report)
     if not report.task_ids:
         raise typer.Exit(1)
-
-
-def _dump(obj: Any) -> str:
-    return json.dumps(obj, indent=2, ensure_ascii=False)
