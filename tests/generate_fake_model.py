@@ -70,7 +70,8 @@ class ScriptedModel:
                     return t, kind, rounds
             raise LookupError("no task matches the prompt")
         prompt = messages[0]["content"]
-        target = prompt[prompt.rindex("# Input") : prompt.rindex("# Output")]
+        # section headers are whole lines; a description's own "## Input" must not count
+        target = prompt[prompt.index("\n# Input\n") : prompt.rindex("\n# Output\n")]
         head = prompt[: prompt.index("\n\n")]
         kinds = {
             "natural language. Write the formal Verus": "nl2spec",
@@ -126,8 +127,22 @@ class ScriptedModel:
                 elif kind == "specgen":
                     parts["postcond"] = "  True"
                 return _answer_text(kind, parts)
-            return good
+            return self._wrong_rust(task, kind, good)
         raise ValueError(fault)
+
+    def _wrong_rust(self, task: Any, kind: str, good: str) -> str:
+        """Code that compiles and panics (code tasks), or an ``ensures false`` (nl2spec)."""
+        from veriscale.formats.vericontest.generate import VERICONTEST_GENERATION
+
+        if kind == "nl2spec":
+            return good.replace("ensures\n", "ensures\n            false,\n", 1)
+        if kind not in ("nl2code", "spec2code", "nl_spec2code"):
+            return good
+        ex = VERICONTEST_GENERATION.extract(task, kind, good)
+        body = ex.fields.get("code")
+        if not ex.ok or not body or not body.strip():
+            return good
+        return good.replace(body, "\n        todo!()\n    ", 1)
 
     def answer(self, messages: Sequence[Mapping[str, str]]) -> str:
         self.calls += 1
@@ -142,7 +157,7 @@ class ScriptedModel:
         return self.answer(body["messages"])
 
 
-def plan_faults(task_ids: Sequence[str], kinds: Sequence[str], every: int = 3) -> dict[tuple[str, str], str]:
+def plan_faults(task_ids: Sequence[str], kinds: Sequence[str], every: int = 5) -> dict[tuple[str, str], str]:
     """Every ``every``-th (task, kind) pair gets the next fault, cycling through ``FAULTS``."""
     out: dict[tuple[str, str], str] = {}
     i = 0

@@ -46,8 +46,13 @@ def _cell(v: tuple[float, float] | None) -> str:
 
 def _evaluate(gens: Path, suites: list[str], out: Path, ks: list[int], exclude: list[str], workers: int) -> dict[str, Any] | str:
     """Run ``veriscale evaluate`` on one file; its summary, or why it could not score it."""
+    from ..evaluate.generations import read_generations
     from .evaluate import evaluate_cmd
 
+    read = read_generations(gens)
+    if not read.generations and read.errors:
+        # e.g. a benchmark whose lines this version of evaluate does not read yet
+        return f"evaluate cannot read these generations ({read.errors[0]})"
     try:
         evaluate_cmd(
             generations=gens,

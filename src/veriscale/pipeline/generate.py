@@ -512,10 +512,12 @@ def run_generate(
             jobs.append((key, msgs, hooks.prompt_ident(kind)))
         _ask_all(answerer, log, jobs, opts, report, concurrency, progress, f"repair round {r}")
         repaired: Counter[str] = Counter()
-        for kind, task, s, _prev, _note in todo:
+        for kind, task, s, _prev, note in todo:
             key = JobKey(task.id, kind, s, r)
             if key in log.answers:
-                current[(kind, task.id, s)] = (key, build_line(task, kind, key))
+                line = build_line(task, kind, key)
+                line["meta"]["feedback"] = note  # what this answer was repairing
+                current[(kind, task.id, s)] = (key, line)
                 repaired[kind] += 1
         for kind in kinds:
             lines = [current[k][1] for k in in_order(kind)]
