@@ -51,7 +51,9 @@ def _categories(gen_dir: Path) -> dict[tuple[str, str], str | None]:
         for line in f.read_text(encoding="utf-8").splitlines():
             d = json.loads(line)
             kind = f.parent.name
-            out[(d["task_id"], kind)] = d.get("extraction_error") or (d.get("meta") or {}).get("extraction_error")
+            out[(d["task_id"], kind)] = d.get("extraction_error") or (d.get("meta") or {}).get(
+                "extraction_error"
+            )
     return out
 
 
@@ -75,10 +77,30 @@ def run(bench: str, root: Path, kinds: list[str], n_tasks: int, out: Path, extra
         common += ["--task", k]
     try:
         t0 = time.perf_counter()
-        _cli("bench", "--model", "scripted", "--base-url", fake.url, "--out", str(out / bench), *common, env=env)
+        _cli(
+            "bench",
+            "--model",
+            "scripted",
+            "--base-url",
+            fake.url,
+            "--out",
+            str(out / bench),
+            *common,
+            env=env,
+        )
         first = fake.count
         print(f"[{bench}] fake server: {first} requests in the first run ({time.perf_counter() - t0:.1f} s)")
-        _cli("bench", "--model", "scripted", "--base-url", fake.url, "--out", str(out / bench), *common, env=env)
+        _cli(
+            "bench",
+            "--model",
+            "scripted",
+            "--base-url",
+            fake.url,
+            "--out",
+            str(out / bench),
+            *common,
+            env=env,
+        )
         print(f"[{bench}] fake server: {fake.count - first} requests in the rerun")
         replay = out / bench / "generations" / "responses.jsonl"
         before = fake.count
@@ -89,7 +111,9 @@ def run(bench: str, root: Path, kinds: list[str], n_tasks: int, out: Path, extra
     a = sorted((out / bench / "generations").glob("*/*.jsonl"))
     b = sorted((out / f"{bench}-replay" / "generations").glob("*/*.jsonl"))
     same = [_artefacts(x) == _artefacts(y) for x, y in zip(a, b, strict=False)]
-    print(f"[{bench}] replay generations identical to the live run's: {all(same) and len(a) == len(b)} ({len(a)} files)")
+    print(
+        f"[{bench}] replay generations identical to the live run's: {all(same) and len(a) == len(b)} ({len(a)} files)"
+    )
     cats = _categories(out / bench / "generations")
     want = EXPECTED_CATEGORY[fmt.name]
     ok = 0

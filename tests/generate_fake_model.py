@@ -43,7 +43,9 @@ EXPECTED_CATEGORY: dict[str, dict[str, str | None]] = {
 
 
 class ScriptedModel:
-    def __init__(self, root: Path, task_ids: Sequence[str], faults: Mapping[tuple[str, str], str] | None = None) -> None:
+    def __init__(
+        self, root: Path, task_ids: Sequence[str], faults: Mapping[tuple[str, str], str] | None = None
+    ) -> None:
         self.fmt = detect_format(root)
         dirs = {d.name: d for d in self.fmt.task_dirs(root)}
         self.tasks = {t: self.fmt.read_task(dirs[t]) for t in task_ids}
@@ -83,7 +85,11 @@ class ScriptedModel:
         }
         kind = next(v for k, v in kinds.items() if k in head)
         for t in self.tasks.values():
-            probe = t.code_spec if kind == "spec_code2proof" else (t.spec if kind == "spec2code" else t.description)
+            probe = (
+                t.code_spec
+                if kind == "spec_code2proof"
+                else (t.spec if kind == "spec2code" else t.description)
+            )
             if probe.strip() and probe.strip() in target:
                 return t, kind, rounds
         raise LookupError("no problem matches the prompt")

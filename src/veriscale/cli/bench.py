@@ -44,7 +44,9 @@ def _cell(v: tuple[float, float] | None) -> str:
     return f"{lo:.1f}" if abs(lo - up) < 0.05 else f"{lo:.1f} – {up:.1f}"
 
 
-def _evaluate(gens: Path, suites: list[str], out: Path, ks: list[int], exclude: list[str], workers: int) -> dict[str, Any] | str:
+def _evaluate(
+    gens: Path, suites: list[str], out: Path, ks: list[int], exclude: list[str], workers: int
+) -> dict[str, Any] | str:
     """Run ``veriscale evaluate`` on one file; its summary, or why it could not score it."""
     from ..evaluate.generations import read_generations
     from .evaluate import evaluate_cmd
@@ -78,7 +80,9 @@ def bench_command(
     benchmark: BenchOpt,
     suite: Annotated[
         list[str] | None,
-        typer.Option("--suite", "-s", help="Suite to score on, DIR or NAME=DIR (repeatable; default: the benchmark)."),
+        typer.Option(
+            "--suite", "-s", help="Suite to score on, DIR or NAME=DIR (repeatable; default: the benchmark)."
+        ),
     ] = None,
     out: Annotated[Path, typer.Option("--out", help="Output folder (resumable).")] = Path("bench"),
     task: TaskOpt = None,
@@ -87,7 +91,9 @@ def bench_command(
     only: Annotated[list[str] | None, typer.Option("--only", help="Task id (repeatable).")] = None,
     limit: Annotated[int | None, typer.Option("--limit", min=1, help="First N tasks in order.")] = None,
     repair: Annotated[int, typer.Option("--repair", min=0, help="repair@K rounds.")] = 0,
-    max_cost: Annotated[float | None, typer.Option("--max-cost", help="Stop asking at this cost ($).")] = None,
+    max_cost: Annotated[
+        float | None, typer.Option("--max-cost", help="Stop asking at this cost ($).")
+    ] = None,
     exclude_fewshot: Annotated[
         list[str] | None, typer.Option("--exclude-fewshot", help="As for evaluate (e.g. 'verina').")
     ] = None,
@@ -107,7 +113,9 @@ def bench_command(
 
     suites = list(suite or [str(benchmark)])
     ks = sorted(set(k or [1]))
-    answerer, conc = model_answerer(model, config, base_url, api_key_env, concurrency, temperature, max_tokens, False)
+    answerer, conc = model_answerer(
+        model, config, base_url, api_key_env, concurrency, temperature, max_tokens, False
+    )
     opts = GenerateOptions(
         benchmark=benchmark,
         out=out / "generations",
@@ -131,17 +139,31 @@ def bench_command(
     print_generate_report(report)
 
     bench: dict[str, Any] = {"generate": report.to_json(), "kinds": {}}
-    table = Table(title=f"{report.model} on {benchmark.name}: pass@k" + (f" and repair@{repair}" if repair else "") + " in % (lower – upper)")
-    for col in ("task", "metric", "suite", *(f"pass@{x}" for x in ks), *([f"repair@{repair}"] if repair else [])):
+    table = Table(
+        title=f"{report.model} on {benchmark.name}: pass@k"
+        + (f" and repair@{repair}" if repair else "")
+        + " in % (lower – upper)"
+    )
+    for col in (
+        "task",
+        "metric",
+        "suite",
+        *(f"pass@{x}" for x in ks),
+        *([f"repair@{repair}"] if repair else []),
+    ):
         table.add_column(col, justify="left" if col in ("task", "metric", "suite") else "right")
     for kind in report.kinds:
         files = report.files.get(kind, [])
         if not files:
             continue
         entry: dict[str, Any] = {"files": files}
-        first = _evaluate(Path(files[0]), suites, out / "eval" / kind / "pass", ks, exclude_fewshot or [], workers)
+        first = _evaluate(
+            Path(files[0]), suites, out / "eval" / kind / "pass", ks, exclude_fewshot or [], workers
+        )
         last = (
-            _evaluate(Path(files[-1]), suites, out / "eval" / kind / "repair", [1], exclude_fewshot or [], workers)
+            _evaluate(
+                Path(files[-1]), suites, out / "eval" / kind / "repair", [1], exclude_fewshot or [], workers
+            )
             if repair and len(files) > 1
             else None
         )

@@ -173,8 +173,8 @@ def generate_command(
 ) -> None:
     """Ask a model for a benchmark's tasks (its own prompt formats) and write generations JSONL."""
     from ..formats.api import FormatError
-    from ..pipeline.generate import GenerateOptions, run_generate
     from ..pipeline.feedback import feedback_for
+    from ..pipeline.generate import GenerateOptions, run_generate
 
     answerer, conc = model_answerer(
         model, config, base_url, api_key_env, concurrency, temperature, max_tokens, no_cache
