@@ -44,6 +44,23 @@ def _cell(v: tuple[float, float] | None) -> str:
     return f"{lo:.1f}" if abs(lo - up) < 0.05 else f"{lo:.1f} – {up:.1f}"
 
 
+def _own_evaluator(suites: list[str]) -> bool:
+    """Whether ``evaluate`` has a format-specific evaluator for the first suite (it reads that
+    format's own generations lines; see ``cli/evaluate``); else lines the default (Verina)
+    reader rejects cannot be scored and are reported instead of run."""
+    from ..formats.api import FormatError
+    from ..formats.registry import detect_format
+
+    try:
+        from .evaluate_vericontest import FORMAT_EVALUATORS  # type: ignore[import-not-found]
+    except ImportError:  # this version of evaluate reads the default format only
+        return False
+    try:
+        return detect_format(Path(suites[0].split("=", 1)[-1])).name in FORMAT_EVALUATORS
+    except FormatError:
+        return False
+
+
 def _evaluate(
     gens: Path, suites: list[str], out: Path, ks: list[int], exclude: list[str], workers: int
 ) -> dict[str, Any] | str:
@@ -52,7 +69,7 @@ def _evaluate(
     from .evaluate import evaluate_cmd
 
     read = read_generations(gens)
-    if not read.generations and read.errors:
+    if not read.generations and read.errors and not _own_evaluator(suites):
         # e.g. a benchmark whose lines this version of evaluate does not read yet
         return f"evaluate cannot read these generations ({read.errors[0]})"
     try:

@@ -30,8 +30,7 @@ class ErrorCategory(enum.StrEnum):
     PROOF_REJECTED = "proof_rejected"
     # Candidate code refused before running: file, process, network or raw-memory access.
     FORBIDDEN = "forbidden_construct"
-    # The model's answer could not be extracted (empty, unclosed fence, wrong names, …): never run.
-    EXTRACTION = "extraction_error"
+    EXTRACTION_FAILED = "extraction_failed"  # no program could be extracted from the model's answer
 
 
 LABELS: dict[ErrorCategory, str] = {
@@ -47,7 +46,7 @@ LABELS: dict[ErrorCategory, str] = {
     ErrorCategory.BAD_TEST_DATA: "undecodable test data",
     ErrorCategory.PROOF_REJECTED: "proof rejected",
     ErrorCategory.FORBIDDEN: "forbidden construct",
-    ErrorCategory.EXTRACTION: "answer not extracted",
+    ErrorCategory.EXTRACTION_FAILED: "answer not extracted",
 }
 
 _ENGINE_MAP: dict[str, ErrorCategory] = {

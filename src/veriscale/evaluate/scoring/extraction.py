@@ -1,7 +1,7 @@
 """Samples whose answer could not be extracted (``generate`` wrote ``meta.extraction_error``).
 
 Such a sample was never a candidate: every metric of its kind is FAIL with the
-category ``extraction_error`` and the reason naming the extraction category
+category ``extraction_failed`` and the reason naming the extraction category
 (``empty``, ``unclosed_fence``, ``wrong_name``, … — docs/evaluate.md), in both
 bounds. Nothing is run for it.
 """
@@ -30,9 +30,9 @@ def extraction_metrics(metrics: tuple[str, ...], category: str, message: str) ->
             score=Score.FAIL,
             lower=False,
             upper=False,
-            error=ErrorCategory.EXTRACTION,
+            error=ErrorCategory.EXTRACTION_FAILED,
             reason=reason,
-            categories={ErrorCategory.EXTRACTION.value: 1},
+            categories={ErrorCategory.EXTRACTION_FAILED.value: 1},
         )
         for m in metrics
     }
