@@ -327,7 +327,7 @@ def _examples(
     for i in ids:
         d = by_name.get(i)
         if d is None:
-            report.warnings.append(f"few-shot task {i} is not in {d or 'the benchmark folder'}; not shown")
+            report.warnings.append(f"few-shot task {i} is not in the benchmark folder; not shown")
             continue
         try:
             out.append(fmt.read_task(d))
