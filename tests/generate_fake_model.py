@@ -148,7 +148,8 @@ class ScriptedModel:
         body = ex.fields.get("code")
         if not ex.ok or not body or not body.strip():
             return good
-        return good.replace(body, "\n        todo!()\n    ", 1)
+        head, _, tail = good.rpartition(body)  # the body is the last occurrence (a clause may repeat it)
+        return head + "\n        todo!()\n    " + tail
 
     def answer(self, messages: Sequence[Mapping[str, str]]) -> str:
         self.calls += 1

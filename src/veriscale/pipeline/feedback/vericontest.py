@@ -54,6 +54,16 @@ def _given_clauses(problem: Any) -> tuple[str, str] | None:
     return _squash(ex.fields.get("requires")), _squash(ex.fields.get("ensures"))
 
 
+def _run_once_more_on_crash(te: Any, inputs: dict[str, Any], out: Any) -> Any:
+    """A crash may not be the candidate's doing (the OS refusing a thread on a loaded machine,
+    EAGAIN): run the case once more; if the OS still refuses, the case is undecided (None)."""
+    if out.kind is OutcomeKind.ERROR and str(out.reason).startswith("crash"):
+        out = te.runs([inputs])[0]
+        if out.kind is OutcomeKind.ERROR and "os error 11" in str(out.reason):
+            return None
+    return out
+
+
 class _Checker:
     def __init__(self, benchmark: Path) -> None:
         self.fmt = detect_format(benchmark)
@@ -79,6 +89,8 @@ class _Checker:
         if te._code_error:
             return te._code_error
         ref = self.engine.for_task(p)
+        if p.is_codeforces and kind != "nl2code":
+            return self._cf_function(p, te, ref)
         if p.is_codeforces:
             comp = te.runner.traced()
             if not comp.ok:
@@ -105,7 +117,9 @@ class _Checker:
                 expected = te.decode_output(ex.output)
             except DecodeError:
                 continue
-            out = te.runs([inputs])[0]
+            out = _run_once_more_on_crash(te, inputs, te.runs([inputs])[0])
+            if out is None:
+                continue
             shown = ", ".join(f"{k} = {_show(v)}" for k, v in ex.inputs.items())
             if out.kind is OutcomeKind.TIMEOUT or out.kind is OutcomeKind.ERROR:
                 return f"example {ex.index}: input {shown}: {out.kind.value}: {out.reason}"
@@ -116,6 +130,50 @@ class _Checker:
             return f"example {ex.index}: input {shown}: expected {_show(expected)}, got {_show(out.value)}"
         return None
 
+    def _cf_calls(self, p: Any, ref: Any) -> list[tuple[dict[str, Any], Any, str]]:
+        """(inputs, reference output, where) of every call of the target function that the
+        reference program makes on the description's examples."""
+        params = p.ref_signature.params
+        cases = []
+        for ex in p.examples:
+            if ex.error:
+                continue
+            for call in ref.runner.run_stdin(ex.stdin).calls:
+                args = call.get("args")
+                if not isinstance(args, list) or len(args) != len(params):
+                    continue
+                try:
+                    inputs = {
+                        q.name: rust_codec.decode(q.value_type, a, structs=p.structs)
+                        for q, a in zip(params, args, strict=True)
+                    }
+                    cases.append((inputs, ref.decode_output(call.get("ret")), f"example {ex.index}"))
+                except DecodeError:
+                    continue
+        return cases
+
+    def _cf_function(self, p: Any, te: Any, ref: Any) -> str | None:
+        """A Codeforces answer that is the Verus function only (spec2code, nl_spec2code): it is
+        called on the inputs the reference's own calls had on the examples."""
+        comp = te.runner.harness()
+        if not comp.ok:
+            return f"compile error:\n{comp.errors[:1500]}"
+        cases = self._cf_calls(p, ref)
+        outs = te.runs([c[0] for c in cases]) if cases else []
+        for (inputs, want, where), out in zip(cases, outs, strict=True):
+            out = _run_once_more_on_crash(te, inputs, out)
+            if out is None:
+                continue
+            shown = ", ".join(f"{k} = {_show(v)}" for k, v in inputs.items())
+            if out.kind is OutcomeKind.TIMEOUT or out.kind is OutcomeKind.ERROR:
+                return f"{where}: call with {shown}: {out.kind.value}: {out.reason}"
+            if out.kind is not OutcomeKind.VALUE or out.value == want:
+                continue
+            if ref.postcondition(inputs, out.value).truth is Truth.TRUE:
+                continue
+            return f"{where}: call with {shown}: expected {_show(want)}, got {_show(out.value)}"
+        return None
+
     # ---- nl2spec
     def spec(self, p: Any, line: dict[str, Any]) -> str | None:
         te = self.engine.for_task(p, {"spec": line["program"]})
@@ -124,22 +182,7 @@ class _Checker:
         ref = self.engine.for_task(p)
         cases: list[tuple[dict[str, Any], Any, str]] = []
         if p.is_codeforces:
-            params = p.ref_signature.params
-            for ex in p.examples:
-                if ex.error:
-                    continue
-                for call in ref.runner.run_stdin(ex.stdin).calls:
-                    args = call.get("args")
-                    if not isinstance(args, list) or len(args) != len(params):
-                        continue
-                    try:
-                        inputs = {
-                            q.name: rust_codec.decode(q.value_type, a, structs=p.structs)
-                            for q, a in zip(params, args, strict=True)
-                        }
-                        cases.append((inputs, ref.decode_output(call.get("ret")), f"example {ex.index}"))
-                    except DecodeError:
-                        continue
+            cases = self._cf_calls(p, ref)
         else:
             rows = []
             for ex in p.examples:
