@@ -22,7 +22,7 @@ VC_ROOT = FIXTURES_DIR / "vericontest_gen"
 @pytest.fixture(scope="module")
 def problem():
     fmt = detect_format(VC_ROOT)
-    return fmt.read_task(fmt.task_dirs(VC_ROOT)[0])
+    return fmt.read_task(VC_ROOT / "leetcode" / "lc9901")
 
 
 @pytest.fixture(scope="module")

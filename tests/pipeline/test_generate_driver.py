@@ -171,16 +171,29 @@ def test_vericontest_generation_and_feedback(tmp_path: Path) -> None:
     from veriscale.pipeline.feedback import feedback_for
 
     root = FIXTURES_DIR / "vericontest_gen"
-    model = ScriptedModel(root, ["lc9901"], {("lc9901", "nl2spec"): "wrong", ("lc9901", "end2end"): "empty"})
-    rep = run_generate(GenerateOptions(root, tmp_path, (), fewshot=()), Scripted(model))
+    faults = {
+        ("lc9901", "nl2spec"): "wrong",
+        ("lc9901", "end2end"): "empty",
+        ("cf9901A", "nl2code"): "wrong",
+        ("cf9901A", "spec2code"): "wrong",
+    }
+    model = ScriptedModel(root, ["lc9901", "cf9901A"], faults)
+    rep = run_generate(GenerateOptions(root, tmp_path, (), only=("lc9901", "cf9901A")), Scripted(model))
     assert rep.kinds == ("nl2spec", "nl2code", "spec2code", "nl_spec2code", "spec_code2proof", "end2end")
-    assert rep.extraction["end2end"] == {"empty": 1}
+    assert rep.extraction["end2end"] == {"empty": 1} and not rep.failed
     fb = feedback_for(root, root, workers=1)
-    [spec] = lines(tmp_path / "nl2spec" / "generations.jsonl")
+    # Codeforces: a whole program runs on the examples' stdin; a Verus function on the reference's calls
+    cf = [r for r in lines(tmp_path / "nl2code" / "generations.jsonl") if r["task_id"] == "cf9901A"]
+    assert "not yet implemented" in (fb("nl2code", cf)[("cf9901A", 0)] or "")
+    cf = [r for r in lines(tmp_path / "spec2code" / "generations.jsonl") if r["task_id"] == "cf9901A"]
+    assert "call with n = 3" in (fb("spec2code", cf)[("cf9901A", 0)] or "")
+    cf = [r for r in lines(tmp_path / "nl_spec2code" / "generations.jsonl") if r["task_id"] == "cf9901A"]
+    assert fb("nl_spec2code", cf) == {("cf9901A", 0): None}
+    [spec] = [r for r in lines(tmp_path / "nl2spec" / "generations.jsonl") if r["task_id"] == "lc9901"]
     assert spec["ensures"].startswith("false,")
     got = fb("nl2spec", [spec])[("lc9901", 0)]
     assert got is not None and "`ensures` rejects the correct output" in got
-    [code] = lines(tmp_path / "spec2code" / "generations.jsonl")
+    [code] = [r for r in lines(tmp_path / "spec2code" / "generations.jsonl") if r["task_id"] == "lc9901"]
     assert fb("spec2code", [code]) == {("lc9901", 0): None}
     wrong = dict(code, ensures="result >= a")
     assert "specification (requires/ensures) was modified" in (fb("spec2code", [wrong])[("lc9901", 0)] or "")
