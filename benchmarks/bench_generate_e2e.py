@@ -9,7 +9,7 @@
 2. The same command again: prints the requests of the rerun (must be 0).
 3. The same bench with `--model replay:OUT/verina/generations/responses.jsonl` in a fresh
    folder: 0 requests, same generations.
-4. VeriContest, first N problems, all six tasks, the same three steps (evaluate scores
+4. VeriContest, the first N/2 LeetCode and N/2 Codeforces problems, all six tasks, the same three steps (evaluate scores
    VeriContest only once that support exists; the generations are counted here).
 Prints the extraction categories recorded for every planned fault.
 """
@@ -66,13 +66,20 @@ def run(bench: str, root: Path, kinds: list[str], n_tasks: int, out: Path, extra
     from veriscale.formats.registry import detect_format
 
     fmt = detect_format(root)
-    ids = [d.name for d in fmt.task_dirs(root)][:n_tasks]
+    names = [d.name for d in fmt.task_dirs(root)]
+    if fmt.name == "vericontest":  # half LeetCode, half Codeforces (the folder order puts LeetCode first)
+        lc, cf = [x for x in names if x.startswith("lc")], [x for x in names if x.startswith("cf")]
+        ids = lc[: n_tasks - n_tasks // 2] + cf[: n_tasks // 2]
+    else:
+        ids = names[:n_tasks]
     faults = plan_faults(ids, kinds)
     model = ScriptedModel(root, ids, faults)
     fake = FakeOpenAI().start()
     fake.responder = model.responder
     env = dict(os.environ, PYTHONPATH=str(REPO / "src"), VERISCALE_CACHE_PATH=str(out / "llm-cache.sqlite"))
-    common = ["--benchmark", str(root), "--limit", str(n_tasks), "--no-progress", *extra]
+    common = ["--benchmark", str(root), "--no-progress", *extra]
+    for t in ids:
+        common += ["--only", t]
     for k in kinds:
         common += ["--task", k]
     try:
