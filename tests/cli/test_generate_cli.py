@@ -58,7 +58,7 @@ def test_shipped_replay_file_with_bench(tmp_path: Path) -> None:
     assert "HTTP requests sent: 0" in out and "replayed: 11" in out
     bench = json.loads((tmp_path / "bench.json").read_text())
     rows = {(k, r["metric"]): r for k, e in bench["kinds"].items() for r in e["rows"]}
-    assert rows[("codegen", "code")]["pass@1"] == [0.5, 0.5]
-    assert rows[("codegen", "code")]["repair@2"] == [1.0, 1.0]
+    assert rows[("codegen", "code")]["pass@1"] == [0.5, 0.5, 0]
+    assert rows[("codegen", "code")]["repair@2"] == [1.0, 1.0, 0]
     assert rows[("specgen", "precond_postcond")]["pass@1"][0] == 0.75
     assert "repair@2" in out and "example-model" in out

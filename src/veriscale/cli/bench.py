@@ -24,24 +24,32 @@ from rich.table import Table
 from .app import app
 from .generate import BenchOpt, ModelOpt, TaskOpt, model_answerer, print_generate_report, progress_display
 
+Cell = tuple[float | None, float | None, int]  # pass@k lower, upper, samples not evaluated
 
-def _passk(summary: dict[str, Any], k: int) -> dict[tuple[str, str], tuple[float, float]]:
-    """(suite, metric) -> (lower, upper) pass@k from an evaluate summary.json."""
-    out: dict[tuple[str, str], tuple[float, float]] = {}
+
+def _passk(summary: dict[str, Any], k: int) -> dict[tuple[str, str], Cell]:
+    """(suite, metric) -> (lower, upper, not evaluated) pass@k from an evaluate summary.json.
+
+    A metric whose samples were all NOT_EVALUATED (proofs without Lean/Verus) has no pass@k."""
+    out: dict[tuple[str, str], Cell] = {}
     for entry in summary.get("results", []):
         for metric, info in entry.get("metrics", {}).items():
-            pk = info.get("passk", {}).get(f"pass@{k}")
-            if pk and pk.get("lower") is not None:
-                up = pk["upper"] if pk.get("upper") is not None else pk["lower"]
-                out[(entry["suite"], metric)] = (pk["lower"], up)
+            pk = info.get("passk", {}).get(f"pass@{k}") or {}
+            lo = pk.get("lower")
+            up = pk.get("upper") if pk.get("upper") is not None else lo
+            out[(entry["suite"], metric)] = (lo, up, int(info.get("n_not_evaluated", 0) or 0))
     return out
 
 
-def _cell(v: tuple[float, float] | None) -> str:
+def _cell(v: Cell | None) -> str:
     if v is None:
         return "–"
-    lo, up = 100 * v[0], 100 * v[1]
-    return f"{lo:.1f}" if abs(lo - up) < 0.05 else f"{lo:.1f} – {up:.1f}"
+    lo, up, ne = v
+    note = f" ({ne} n/e)" if ne else ""
+    if lo is None or up is None:
+        return "–" + note
+    lo, up = 100 * lo, 100 * up
+    return (f"{lo:.1f}" if abs(lo - up) < 0.05 else f"{lo:.1f} – {up:.1f}") + note
 
 
 def _own_evaluator(suites: list[str]) -> bool:
@@ -157,9 +165,10 @@ def bench_command(
 
     bench: dict[str, Any] = {"generate": report.to_json(), "kinds": {}}
     table = Table(
+        caption="(n n/e): samples not evaluated (proofs need Lean/Verus), left out of pass@k",
         title=f"{report.model} on {benchmark.name}: pass@k"
         + (f" and repair@{repair}" if repair else "")
-        + " in % (lower – upper)"
+        + " in % (lower – upper)",
     )
     for col in (
         "task",
