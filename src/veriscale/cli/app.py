@@ -27,6 +27,8 @@ _COMMAND_MODULES = (
     "scale",
     "post2exe",
     "report",
+    "generate",
+    "bench",
 )
 
 

@@ -250,6 +250,7 @@ def run_job(job: Job) -> list[dict[str, Any]]:
     """Evaluate every sample of one task for one kind (runs in a worker process)."""
     from ..formats.api import FormatError
     from .scoring.codegen import CodeOptions, evaluate_code
+    from .scoring.extraction import extraction_failure, extraction_metrics
     from .scoring.proofgen import evaluate_proof_sample
     from .scoring.specgen import SpecOptions, evaluate_spec
 
@@ -272,7 +273,9 @@ def run_job(job: Job) -> list[dict[str, Any]]:
         start = time.perf_counter()
         key = _sample_key(job.kind, g)
         try:
-            if key in done:
+            if (failed := extraction_failure(g.meta)) is not None:
+                metrics = extraction_metrics(METRICS_BY_KIND[job.kind], *failed)
+            elif key in done:
                 metrics = done[key]
             elif job.kind == "spec":
                 metrics = evaluate_spec(

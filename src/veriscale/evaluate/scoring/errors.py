@@ -30,6 +30,7 @@ class ErrorCategory(enum.StrEnum):
     PROOF_REJECTED = "proof_rejected"
     # Candidate code refused before running: file, process, network or raw-memory access.
     FORBIDDEN = "forbidden_construct"
+    EXTRACTION_FAILED = "extraction_failed"  # no program could be extracted from the model's answer
 
 
 LABELS: dict[ErrorCategory, str] = {
@@ -45,6 +46,7 @@ LABELS: dict[ErrorCategory, str] = {
     ErrorCategory.BAD_TEST_DATA: "undecodable test data",
     ErrorCategory.PROOF_REJECTED: "proof rejected",
     ErrorCategory.FORBIDDEN: "forbidden construct",
+    ErrorCategory.EXTRACTION_FAILED: "answer not extracted",
 }
 
 _ENGINE_MAP: dict[str, ErrorCategory] = {

@@ -17,6 +17,7 @@ from .dataset import (
     problem_sort_key,
     read_problem,
 )
+from .generate import VERICONTEST_GENERATION
 
 __all__ = ["VERICONTEST", "VeriContestFormat"]
 
@@ -25,6 +26,7 @@ class VeriContestFormat:
     name = "vericontest"
     language = "verus"
     description = "problem folders holding spec.rs + code.rs, under leetcode/ or codeforces/"
+    generation = VERICONTEST_GENERATION  # prompts and answer extraction for `veriscale generate`
 
     def detect(self, path: Path) -> bool:
         return is_vericontest_root(path)

@@ -10,6 +10,7 @@ from typing import Any
 from ..api import SuiteCounts
 from ..findings import CheckReport
 from .dataset import Task, discover_task_dirs, read_task, task_sort_key, write_task
+from .generate import VERINA_GENERATION
 
 __all__ = ["VERINA", "VerinaFormat"]
 
@@ -18,6 +19,7 @@ class VerinaFormat:
     name = "verina"
     language = "lean"
     description = "folders holding task.json + task.lean (Verina, VerinaPlus, VerinaLite)"
+    generation = VERINA_GENERATION  # prompts and answer extraction for `veriscale generate`
 
     def detect(self, path: Path) -> bool:
         if (path / "task.json").is_file():
