@@ -62,3 +62,4 @@ def test_shipped_replay_file_with_bench(tmp_path: Path) -> None:
     assert rows[("codegen", "code")]["repair@2"] == [1.0, 1.0, 0]
     assert rows[("specgen", "precond_postcond")]["pass@1"][0] == 0.75
     assert "repair@2" in out and "example-model" in out
+    assert f"make the report: veriscale report {tmp_path}/eval/codegen/pass" in out

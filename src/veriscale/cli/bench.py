@@ -23,6 +23,7 @@ from rich.table import Table
 
 from .app import app
 from .generate import BenchOpt, ModelOpt, TaskOpt, model_answerer, print_generate_report, progress_display
+from .report import report_hint
 
 Cell = tuple[float | None, float | None, int]  # pass@k lower, upper, samples not evaluated
 
@@ -221,3 +222,6 @@ def bench_command(
     Console().print(table)
     (out / "bench.json").write_text(json.dumps(bench, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     typer.echo(f"bench: {out / 'bench.json'}")
+    evaluated = sorted(str(p) for p in (out / "eval").glob("*/*") if (p / "summary.json").is_file())
+    if evaluated:
+        typer.echo(f"make the report: {report_hint(*evaluated, out=out / 'site')}")
