@@ -111,6 +111,10 @@ class OutputsSettings(_Strict):
     max_specs: int = Field(default=24, ge=0)  # candidate specs judged on each wrong output
     max_timeouts: int = Field(default=1, ge=1)  # an adversary running out of fuel this often is dropped
     adversary_fuel: int = Field(default=1_000_000, gt=0)
+    # ... lowered per task to max(floor, ratio × the ground truth's most costly run) (``fuelcap.py``);
+    # ratio 0 keeps the fixed budget
+    adversary_fuel_ratio: int = Field(default=16, ge=0)
+    adversary_fuel_floor: int = Field(default=20_000, gt=0)
     # Ground-truth verdicts that grade a row (postcondition TRUE on the expected output, FALSE on
     # a wrong one) must be reached within this fuel, well inside what an evaluation allows per
     # check (2 s), so the written suites grade the ground truth without UNKNOWNs.

@@ -72,8 +72,10 @@ class LeanLanguage:
     # ---- suite building
 
     def offline_adversaries(self, task: Any) -> list[Adversary]:
-        """Templates, then mutants of the code body, then mutants of its helpers (first of each id)."""
+        """Templates, then mutants of the code body, then mutants of its helpers, then the compound
+        mutants of both (``mutants_compound``; first of each id)."""
         from .mutants import aux_mutant_adversaries, mutant_adversaries
+        from .mutants_compound import compound_aux_mutants, compound_mutants
         from .templates import template_adversaries
 
         out: list[Adversary] = []
@@ -82,6 +84,8 @@ class LeanLanguage:
             template_adversaries(task)
             + mutant_adversaries(task.section_text("code"))
             + aux_mutant_adversaries(task.section_text("code_aux"))
+            + compound_mutants(task.section_text("code"))
+            + compound_aux_mutants(task.section_text("code_aux"))
         ):
             if a.id not in seen:
                 seen.add(a.id)

@@ -109,8 +109,28 @@ class TaskProgram:
         return self._invoke(fn, [*self._argv(args), None])
 
     def postcond(self, args: Mapping[str, Any], result: Any) -> bool:
-        fn = self._part("postcond")
+        fn = self._postcond_fn()
         return bool(self._invoke(fn, [*self._argv(args), result, None]))
+
+    def _postcond_fn(self) -> Any:
+        """The compiled postcondition; with a result-free ``let`` prefix, the version that computes
+        it once per input (``eval/prefix.py``: judging many outputs of one input)."""
+        fn = self._part("postcond")
+        got = self._parts.get("postcond.prefixed")
+        if got is None:
+            got = False
+            try:
+                from .eval.prefix import PrefixedPostcondition, split_prefix
+
+                g = self._main_def("postcond")
+                if split_prefix(g.param_pynames, g.body, len(self.params)) is not None:
+                    got = PrefixedPostcondition(
+                        self.compiler, g.pyname, g.param_pynames, g.body, len(self.params)
+                    )
+            except Exception:  # the plain compiled postcondition is always correct
+                got = False
+            self._parts["postcond.prefixed"] = got
+        return got or fn
 
     def check(self, part: str) -> None:
         """Parse, elaborate and compile ``part`` now (raises what a call would raise)."""

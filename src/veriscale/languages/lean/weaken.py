@@ -3,7 +3,10 @@
 Every edit only removes constraints at a *positive* position of the proposition
 (conjunctions, quantifier bodies, implication conclusions, both sides of ``↔``
 and ``∨``, ``let`` bodies, ``if``/``match`` branches), so each candidate is
-implied by the ground truth — weaker or equivalent, never stronger.
+implied by the ground truth — weaker or equivalent, never stronger. One edit narrows instead of
+drops: the domain of a universal (``(List.range n).all f``, ``∀ i < n``, ``∀ i ≤ n``,
+``∀ i, i < n → P``) loses its last element (``n`` → ``n - 1``, ``≤`` → ``<``) — the "one position
+short" quantifier domain, which no dropped constraint imitates.
 """
 
 from __future__ import annotations
@@ -44,7 +47,14 @@ def _weakenings(e: A.Expr, where: str) -> Iterator[tuple[A.Expr, str]]:
                 yield r(e, lhs=new), why
             for new, why in _weakenings(e.rhs, f" in a {side}{where}"):
                 yield r(e, rhs=new), why
+    elif isinstance(e, A.App):
+        shrunk = _shrink_all_domain(e)
+        if shrunk is not None:
+            yield shrunk, f"shrink a List.range domain by one{where}"
     elif isinstance(e, A.Quant):
+        shrunk = _shrink_forall_domain(e)
+        if shrunk is not None:
+            yield shrunk, f"shrink a ∀ domain by one{where}"
         if not (isinstance(e.body, A.Ident) and e.body.name == "True"):
             if e.bound is not None:
                 yield r(e, body=_TRUE), f"replace a {e.kind} body by True{where}"
@@ -77,6 +87,45 @@ def _weakenings(e: A.Expr, where: str) -> Iterator[tuple[A.Expr, str]]:
     elif isinstance(e, A.Typed):
         for new, why in _weakenings(e.expr, where):
             yield r(e, expr=new), why
+
+
+def _minus_one(n: A.Expr) -> A.Expr:
+    return A.BinOp("-", n, A.NatLit(1))
+
+
+def _shrink_all_domain(e: A.App) -> A.Expr | None:
+    """``(List.range n).all f`` → ``(List.range (n - 1)).all f`` (None: not that shape)."""
+    fn = e.fn
+    if not (isinstance(fn, A.Proj) and fn.field == "all" and isinstance(fn.expr, A.App)):
+        return None
+    rng = fn.expr
+    if not (isinstance(rng.fn, A.Ident) and rng.fn.name == "List.range" and len(rng.args) == 1):
+        return None
+    arg = rng.args[0]
+    if arg.name is not None:
+        return None
+    new_rng = dataclasses.replace(rng, args=[dataclasses.replace(arg, value=_minus_one(arg.value))])
+    return dataclasses.replace(e, fn=dataclasses.replace(fn, expr=new_rng))
+
+
+def _shrink_forall_domain(e: A.Quant) -> A.Expr | None:
+    """A ``∀`` over ``i < n`` / ``i ≤ n`` (binder bound or leading premise) loses its last element."""
+    r = dataclasses.replace
+    if e.kind != "∀":
+        return None
+    if e.bound is not None:
+        op, n = e.bound
+        if op == "<":
+            return r(e, bound=("<", _minus_one(n)))
+        if op == "≤":
+            return r(e, bound=("<", n))
+        return None
+    prem = e.body.lhs if isinstance(e.body, A.Arrow) else None
+    if isinstance(prem, A.BinOp) and prem.op in ("<", "≤") and isinstance(e.pat, A.PVar):
+        if isinstance(prem.lhs, A.Ident) and prem.lhs.name == e.pat.name:
+            new = r(prem, rhs=_minus_one(prem.rhs)) if prem.op == "<" else r(prem, op="<")
+            return r(e, body=r(e.body, lhs=new))
+    return None
 
 
 def weakened_specs(postcond: str, limit: int = 64) -> list[CandidateSpec]:

@@ -27,6 +27,8 @@ class ExpectedOutputs:
     cases: list[tuple[Candidate, Any, Any]] = field(default_factory=list)
     excluded: Counter[str] = field(default_factory=Counter)
     examples: dict[str, list[list[str]]] = field(default_factory=dict)
+    # the most fuel one run that gave a value took (None: the engine does not meter fuel)
+    max_fuel: int | None = None
 
 
 def _note(out: ExpectedOutputs, reason: str, cand: Candidate, message: str, keep: int = 3) -> None:
@@ -41,7 +43,16 @@ def expected_outputs(
 ) -> ExpectedOutputs:
     """Run the implementation on every candidate, in order; keep the ones that produce a value."""
     out = ExpectedOutputs()
-    outcomes = engine.runs([c.values for c in candidates])
+    if hasattr(engine, "fuel_spent"):
+        outcomes, out.max_fuel = [], 0
+        for c in candidates:
+            before = engine.fuel_spent
+            o = engine.run(c.values)
+            outcomes.append(o)
+            if o.kind is OutcomeKind.VALUE:
+                out.max_fuel = max(out.max_fuel, engine.fuel_spent - before)
+    else:
+        outcomes = engine.runs([c.values for c in candidates])
     for cand, o in zip(candidates, outcomes, strict=True):
         if o.kind is OutcomeKind.VALUE:
             try:

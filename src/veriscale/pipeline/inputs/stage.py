@@ -21,6 +21,7 @@ Result document (one per task)::
      "expected":   [{"id", "input": {param: json}, "output": json, "provenance": {...}}],
      "unexpected": [{"id", "input": {param: json}, "provenance": {...}}],
      "excluded_examples": {reason: [[candidate id, engine message], ...]},
+     "ground_truth_fuel": the most fuel one ground-truth run took (null: not metered),
      "conjuncts": [{"label", "text", "covered_by": reject id | null, "tried"}],
      "llm": {...}  (only when a model was asked)}
 
@@ -50,6 +51,7 @@ from ...values.codec import DecodeError
 from ...values.types import render_type
 from ..config import PipelineConfig, stable_seed
 from ..driver import Stage, StageReport, TaskOutput, run_stage
+from ..fuelcap import adversary_fuel_cap
 from ..rundir import RunDir
 from ..tasks import select_task_dirs
 from .classify import classify
@@ -133,7 +135,7 @@ def expand_task(
     in_pool = [c.origin == "small-scope" for c, _, _ in outs.cases]
     ks = kill_search(
         task,
-        language_of(task).with_fuel(engine, config.outputs.adversary_fuel),
+        language_of(task).with_fuel(engine, adversary_fuel_cap(outs.max_fuel, config.outputs)),
         [(c.values, v) for (c, v, _), p in zip(outs.cases, in_pool, strict=True) if not p],
         pool_cases := [(c.values, v) for (c, v, _), p in zip(outs.cases, in_pool, strict=True) if p],
         language_of(task).offline_adversaries(task) if pool_cases else [],
@@ -202,6 +204,7 @@ def expand_task(
         "expected": expected_rows,
         "unexpected": unexpected_rows,
         "excluded_examples": dict(sorted({**cls.examples, **outs.examples}.items())),
+        "ground_truth_fuel": outs.max_fuel,
         "conjuncts": conj.report(),
     }
     if seeds.llm:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +38,7 @@ from ...runtime.shipping import Shipped, local_path, ship
 from ...values import codec
 from ..config import PipelineConfig
 from ..driver import Stage, StageReport, TaskOutput, run_stage
+from ..fuelcap import adversary_fuel_cap
 from ..inputs.stage import STAGE as INPUTS_STAGE
 from ..inputs.stage import make_engine
 from ..rundir import RunDir
@@ -114,6 +115,9 @@ def expand_task_outputs(
     the first ``max_specs`` are judged) and the red team's adversaries join the offline ones.
     """
     acfg = attack_config or AttackConfig.from_settings(config.outputs)
+    # scaled to the ground truth's work (``fuelcap.py``); inputs documents without the figure keep it
+    cap = adversary_fuel_cap(inputs_doc.get("ground_truth_fuel"), config.outputs)
+    acfg = replace(acfg, adversary_fuel=min(acfg.adversary_fuel, cap))
     adv_engine = _adversary_engine(task, engine, acfg)
     ret = task.signature.return_type
     cases = _cases(task, inputs_doc)
