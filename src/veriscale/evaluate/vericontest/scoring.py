@@ -31,6 +31,7 @@ with ``n_tests = 0``.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -98,12 +99,38 @@ def _tokenizes(program: str) -> str | None:
 
 # ------------------------------------------------------------------ code
 
+# Harness failures that say nothing about the program: the machine could not start its thread or
+# process (EAGAIN under load, the sandbox itself failing).
+_ENVIRONMENT = (
+    "cannot start thread",
+    "cannot start the program",
+    "sandbox:",
+    "Resource temporarily unavailable",
+)
+
+
+def _environment_failure(out: Outcome) -> bool:
+    return out.kind is OutcomeKind.ERROR and any(m in out.reason for m in _ENVIRONMENT)
+
+
+def _retry_environment(cand: Any, positives: Sequence[Case], outs: list[Outcome]) -> list[Outcome]:
+    """Run again, one at a time after a pause, the cases the environment failed (once)."""
+    bad = [i for i, o in enumerate(outs) if _environment_failure(o)]
+    if not bad:
+        return outs
+    time.sleep(1.0)
+    outs = list(outs)
+    for i in bad:
+        outs[i] = cand.runs([positives[i].inputs])[0]
+    return outs
+
 
 def _code_tests(
     te_gt: Any, cand: Any, positives: Sequence[Case]
 ) -> tuple[list[TestResult], list[TestResult]] | MetricResult:
     """Per positive, the equality and by-spec results; a MetricResult when the program never ran."""
     outs: list[Outcome] = cand.runs([c.inputs for c in positives]) if positives else []
+    outs = _retry_environment(cand, positives, outs)
     eq: list[TestResult] = []
     spec: list[TestResult] = []
     for case, out in zip(positives, outs):
@@ -136,7 +163,9 @@ def _code_tests(
                 )
             continue
         reason = f"{w}: {out.reason}"
-        if out.kind is OutcomeKind.TIMEOUT:
+        if _environment_failure(out):  # the machine, not the answer: no verdict
+            r = TestResult(Score.UNKNOWN, ErrorCategory.UNDECIDED, f"{reason} (environment)", w)
+        elif out.kind is OutcomeKind.TIMEOUT:
             r = TestResult(Score.FAIL, ErrorCategory.TIMEOUT, reason, w)
         elif out.kind is OutcomeKind.ERROR:
             r = TestResult(Score.FAIL, ErrorCategory.RUNTIME_ERROR, reason, w)
