@@ -11,8 +11,15 @@ Format (UTF-8 JSON Lines; one object per line; blank lines ignored)::
 ``sample``             sample index >= 0 (default 0)
 ``program``            the program the model answered (the content of its
                        ```` ```rust ```` fence); required unless ``extraction_error``
-``extraction_error``   why no program could be extracted from the answer (empty,
-                       unclosed fence, …): the sample FAILs with ``extraction_failed``
+``extraction_error``   null, or the category of a failed extraction (``empty``,
+                       ``huge_output``, ``unclosed_fence``, ``no_program``, ``wrong_name``,
+                       ``parse_error``, ``forbidden_construct``): the sample FAILs
+                       without running (``parse_error``/``wrong_name`` as
+                       ``syntax_error``, ``forbidden_construct`` as such, the
+                       others as ``extraction_failed``)
+``extraction_message`` optional one-line reason of the extraction failure
+``fn_name``, ``requires``, ``ensures``, ``code``  optional (``veriscale generate``
+                       writes them); checked to be strings or null, not scored
 ``model``              optional label; samples of different models are scored apart
 ``meta``               optional, any JSON; carried along, never interpreted
 =====================  ====================================================
@@ -47,6 +54,9 @@ VC_TASKS: tuple[str, ...] = ("nl2spec", "nl2code", "spec2code", "nl_spec2code", 
 CODE_TASKS: tuple[str, ...] = ("nl2code", "spec2code", "nl_spec2code")
 PROOF_TASKS: tuple[str, ...] = ("spec_code2proof", "end2end")
 _FIELDS = frozenset({"task_id", "task", "sample", "program", "extraction_error", "model", "meta"})
+# written by ``veriscale generate`` for convenience; read (type-checked) but not scored: the
+# evaluator works on ``program`` itself
+_INFO_FIELDS = frozenset({"fn_name", "requires", "ensures", "code", "extraction_message"})
 
 
 @dataclass(frozen=True)
@@ -59,6 +69,7 @@ class VcGeneration:
     model: str | None = None
     meta: Any = None
     line: int = 0
+    extraction_message: str | None = None
 
     @property
     def key(self) -> tuple[str, str, str, int]:
@@ -95,8 +106,10 @@ def _parse(obj: Any, file: str, line: int) -> VcGeneration:
     if not isinstance(obj, dict):
         raise err("a line must be a JSON object")
     for k in sorted(obj):
-        if k not in _FIELDS:
-            raise err(f"unknown field (expected one of {', '.join(sorted(_FIELDS))})", k)
+        if k not in _FIELDS and k not in _INFO_FIELDS:
+            raise err(f"unknown field (expected one of {', '.join(sorted(_FIELDS | _INFO_FIELDS))})", k)
+        if k in _INFO_FIELDS and obj[k] is not None and not isinstance(obj[k], str):
+            raise err("must be a string or null", k)
     tid = obj.get("task_id")
     if not isinstance(tid, str) or not tid.strip():
         raise err("required, a non-empty string", "task_id")
@@ -117,7 +130,17 @@ def _parse(obj: Any, file: str, line: int) -> VcGeneration:
         raise err("required (or give extraction_error)", "program")
     if program is not None and not isinstance(program, str):
         raise err("must be a string", "program")
-    return VcGeneration(tid.strip(), task, sample, program or "", xerr, model, obj.get("meta"), line)
+    return VcGeneration(
+        tid.strip(),
+        task,
+        sample,
+        program or "",
+        xerr,
+        model,
+        obj.get("meta"),
+        line,
+        obj.get("extraction_message"),
+    )
 
 
 def parse_vc_generations(lines: list[str], file: str = "<generations>") -> VcGenerationSet:

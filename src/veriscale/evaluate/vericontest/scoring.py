@@ -282,12 +282,22 @@ def _verus(opts: VcOptions, program: str) -> MetricResult:
     return _fail(ErrorCategory.VERIFICATION_FAILURE, msg)
 
 
+# ``veriscale generate``'s extraction categories in the paper's taxonomy; the rest: extraction_failed
+_EXTRACTION = {
+    "parse_error": ErrorCategory.SYNTAX_ERROR,
+    "wrong_name": ErrorCategory.SYNTAX_ERROR,
+    "forbidden_construct": ErrorCategory.FORBIDDEN,
+}
+
+
 def score_sample(
     engine: Any, problem: Any, te_gt: Any, cases: ProblemCases, gen: VcGeneration, opts: VcOptions
 ) -> dict[str, MetricResult]:
     names = metrics_of_task(gen.task)
     if gen.extraction_error is not None:
-        r = _fail(ErrorCategory.EXTRACTION_FAILED, f"no program extracted: {gen.extraction_error}", "answer")
+        cat = _EXTRACTION.get(gen.extraction_error, ErrorCategory.EXTRACTION_FAILED)
+        msg = f": {gen.extraction_message}" if gen.extraction_message else ""
+        r = _fail(cat, f"answer not extracted ({gen.extraction_error}){msg}", "answer")
         return dict.fromkeys(names, r)
     program = gen.program
     if gen.task in CODE_TASKS:
