@@ -60,6 +60,8 @@ class ProblemCases:
     positives: list[Case] = field(default_factory=list)
     negatives: list[Case] = field(default_factory=list)
     excluded: list[str] = field(default_factory=list)  # "where: why", suite defects left out
+    # Codeforces: (where, stdin, stdout) of the program-level positives the reference agrees with
+    stdin_cases: list[tuple[str, str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
 
@@ -123,6 +125,7 @@ def _cf_positives(te: Any, where: str, stdin: str, stdout: str | None, pc: Probl
     if stdout is not None and normalize_stdout(tr.result.stdout) != normalize_stdout(stdout) and not trust:
         pc.excluded.append(f"{where}: suite defect: the reference prints a different output (row left out)")
         return
+    pc.stdin_cases.append((where, stdin, tr.result.stdout if stdout is None else stdout))
     params = problem.ref_signature.params
     if not tr.calls:
         pc.excluded.append(f"{where}: the reference program made no call to the target function")

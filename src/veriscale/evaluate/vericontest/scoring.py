@@ -176,14 +176,77 @@ def _code_tests(
     return eq, spec
 
 
+def _has_main(program: str) -> bool:
+    """A top-level ``fn main`` with a non-empty body (a whole stdin/stdout program)."""
+    items = scan_items(program)
+    for f in items.fns:
+        if f.name == "main" and f.owner is None and f.body is not None:
+            return f.body[1] - f.body[0] > 1
+    return False
+
+
+def _score_whole_program(engine: Any, program: str, cases: ProblemCases) -> MetricResult:
+    """A Codeforces answer that is a whole program: erased, compiled, run on each example's stdin; its
+    stdout must equal the stated one (trailing spaces and blank lines ignored)."""
+    from ...languages.verus.compile import compile_program
+    from ...languages.verus.erase import EraseError, erase
+    from ...languages.verus.execute import run_program
+    from ...languages.verus.forbidden import forbidden_constructs
+    from ...languages.verus.prelude import SHIMS
+    from .cases import normalize_stdout
+
+    try:
+        src = erase(program) if ("verus!" in program or "vstd" in program) else program
+    except EraseError as exc:
+        return _unknown(ErrorCategory.UNSUPPORTED, f"Verus erasure failed: {exc}")
+    bad = "; ".join(str(v) for v in forbidden_constructs(src))
+    if bad:
+        return _fail(ErrorCategory.FORBIDDEN, f"forbidden construct: {bad}")
+    comp = compile_program("#![allow(warnings)]\n" + SHIMS + "\n" + src, cache=engine.cache)
+    if comp.forbidden:
+        return _fail(ErrorCategory.FORBIDDEN, comp.errors)
+    if not comp.ok:
+        first = comp.errors.strip().splitlines()[:1]
+        return _fail(ErrorCategory.SYNTAX_ERROR, "does not compile" + (f": {first[0]}" if first else ""))
+    tests: list[TestResult] = []
+    for where, stdin, stdout in cases.stdin_cases:
+        res = run_program(comp.binary, stdin, engine.exec_limits)
+        if res.status == "ok":
+            if normalize_stdout(res.stdout) == normalize_stdout(stdout):
+                tests.append(TestResult(Score.PASS, where=where))
+            else:
+                why = f"{where}: printed {_short(res.stdout)}, expected {_short(stdout)}"
+                tests.append(TestResult(Score.FAIL, ErrorCategory.INCORRECT_OUTPUT, why, where))
+        elif res.status == "timeout":
+            tests.append(TestResult(Score.FAIL, ErrorCategory.TIMEOUT, f"{where}: {res.message}", where))
+        elif any(m in res.message for m in _ENVIRONMENT):
+            why = f"{where}: {res.message} (environment)"
+            tests.append(TestResult(Score.UNKNOWN, ErrorCategory.UNDECIDED, why, where))
+        else:
+            why = f"{where}: {res.status}: {res.message}"
+            tests.append(TestResult(Score.FAIL, ErrorCategory.RUNTIME_ERROR, why, where))
+        if tests[-1].score is Score.FAIL:  # settled: the rest count as skipped
+            break
+    return aggregate(tests, total=len(cases.stdin_cases), overestimable=False, excluded=len(cases.excluded))
+
+
 def score_code(
     engine: Any, problem: Any, te_gt: Any, cases: ProblemCases, program: str
 ) -> tuple[MetricResult, MetricResult]:
-    """(equality metric, by-spec metric) of a program on the positives."""
+    """(equality metric, by-spec metric) of a program on the positives.
+
+    A Codeforces answer with its own ``main`` and no function named as the problem's target (the
+    nl2code prompt gives no name) runs as a whole program on the stdin examples; by-spec is then
+    the same as equality (there is no function-level output to judge)."""
     bad = _tokenizes(program)
     if bad is not None:
         r = _fail(ErrorCategory.SYNTAX_ERROR, bad)
         return r, r
+    if problem.is_codeforces and _has_main(program):
+        names = {f.name for f in scan_items(program).fns}
+        if problem.ref_signature.name not in names:
+            r = _score_whole_program(engine, program, cases)
+            return r, r
     cand = engine.for_task(problem, {"code": program})
     got = _code_tests(te_gt, cand, cases.positives)
     if isinstance(got, MetricResult):
