@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from veriscale.evaluate.vericontest.generations import is_vericontest_line, parse_vc_generations
-from veriscale.evaluate.vericontest.preserved import cheating, modification
+from veriscale.formats.vericontest.preserved import cheating, modification
 
 
 def test_reader_reports_bad_lines_and_keeps_the_rest() -> None:

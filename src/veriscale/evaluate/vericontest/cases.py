@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...formats.vericontest.answers import input_names
 from ...formats.vericontest.dataset import snake_case
-from ...languages.verus.signature import input_params
 from ...runtime.engine import OutcomeKind
 from ...values import rust_codec
 from ...values.codec import DecodeError
@@ -70,7 +70,7 @@ def _view(te: Any, out: Any) -> Any:
 
 
 def _bind(problem: Any, raw: Any) -> dict[str, Any]:
-    names = [p.name for p in input_params(problem)]
+    names = input_names(problem)
     if isinstance(raw, list):
         if len(raw) != len(names):
             raise ValueError(f"{len(raw)} positional inputs for parameters {names}")

@@ -36,14 +36,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...languages.verus.items import ScanError, scan_items
-from ...languages.verus.lexer import LexError
+from ...formats.vericontest.answers import (
+    ProgramRun,
+    run_whole_program,
+    target_mismatch,
+    unreadable,
+    whole_program,
+)
+from ...formats.vericontest.preserved import SourceUnreadable, cheating, modification
 from ...runtime.engine import Outcome, OutcomeKind, Verdict
 from ..scoring.aggregate import MetricResult, Score, TestResult, aggregate, combine, not_evaluated
 from ..scoring.errors import ErrorCategory
 from .cases import Case, ProblemCases
 from .generations import CODE_TASKS, VcGeneration
-from .preserved import SourceUnreadable, cheating, modification
 
 __all__ = ["VC_METRICS", "VcOptions", "metrics_of_task", "score_sample"]
 
@@ -88,13 +93,7 @@ def _short(v: Any, limit: int = 120) -> str:
 
 def _tokenizes(program: str) -> str | None:
     """Why the program cannot even be scanned (a syntax error of the answer), or None."""
-    if not program.strip():
-        return "empty program"
-    try:
-        scan_items(program)
-    except (LexError, ScanError) as exc:
-        return f"cannot be tokenized: {exc}"
-    return None
+    return unreadable(program)
 
 
 # ------------------------------------------------------------------ code
@@ -176,55 +175,37 @@ def _code_tests(
     return eq, spec
 
 
-def _has_main(program: str) -> bool:
-    """A top-level ``fn main`` with a non-empty body (a whole stdin/stdout program)."""
-    items = scan_items(program)
-    for f in items.fns:
-        if f.name == "main" and f.owner is None and f.body is not None:
-            return f.body[1] - f.body[0] > 1
-    return False
-
-
 def _score_whole_program(engine: Any, program: str, cases: ProblemCases) -> MetricResult:
-    """A Codeforces answer that is a whole program: erased, compiled, run on each example's stdin; its
-    stdout must equal the stated one (trailing spaces and blank lines ignored)."""
-    from ...languages.verus.compile import compile_program
-    from ...languages.verus.erase import EraseError, erase
-    from ...languages.verus.execute import run_program
-    from ...languages.verus.forbidden import forbidden_constructs
-    from ...languages.verus.prelude import SHIMS
+    """A Codeforces answer that is a whole program: run on each example's stdin (``answers``); its
+    stdout must equal the stated one (trailing spaces and blank lines ignored); stops at a failure."""
     from .cases import normalize_stdout
 
-    try:
-        src = erase(program) if ("verus!" in program or "vstd" in program) else program
-    except EraseError as exc:
-        return _unknown(ErrorCategory.UNSUPPORTED, f"Verus erasure failed: {exc}")
-    bad = "; ".join(str(v) for v in forbidden_constructs(src))
-    if bad:
-        return _fail(ErrorCategory.FORBIDDEN, f"forbidden construct: {bad}")
-    comp = compile_program("#![allow(warnings)]\n" + SHIMS + "\n" + src, cache=engine.cache)
-    if comp.forbidden:
-        return _fail(ErrorCategory.FORBIDDEN, comp.errors)
-    if not comp.ok:
-        first = comp.errors.strip().splitlines()[:1]
-        return _fail(ErrorCategory.SYNTAX_ERROR, "does not compile" + (f": {first[0]}" if first else ""))
-    tests: list[TestResult] = []
-    for where, stdin, stdout in cases.stdin_cases:
-        res = run_program(comp.binary, stdin, engine.exec_limits)
+    def test(where: str, stdout: str, res: ProgramRun) -> TestResult:
         if res.status == "ok":
             if normalize_stdout(res.stdout) == normalize_stdout(stdout):
-                tests.append(TestResult(Score.PASS, where=where))
-            else:
-                why = f"{where}: printed {_short(res.stdout)}, expected {_short(stdout)}"
-                tests.append(TestResult(Score.FAIL, ErrorCategory.INCORRECT_OUTPUT, why, where))
-        elif res.status == "timeout":
-            tests.append(TestResult(Score.FAIL, ErrorCategory.TIMEOUT, f"{where}: {res.message}", where))
-        elif any(m in res.message for m in _ENVIRONMENT):
-            why = f"{where}: {res.message} (environment)"
-            tests.append(TestResult(Score.UNKNOWN, ErrorCategory.UNDECIDED, why, where))
-        else:
-            why = f"{where}: {res.status}: {res.message}"
-            tests.append(TestResult(Score.FAIL, ErrorCategory.RUNTIME_ERROR, why, where))
+                return TestResult(Score.PASS, where=where)
+            why = f"{where}: printed {_short(res.stdout)}, expected {_short(stdout)}"
+            return TestResult(Score.FAIL, ErrorCategory.INCORRECT_OUTPUT, why, where)
+        if res.status == "timeout":
+            return TestResult(Score.FAIL, ErrorCategory.TIMEOUT, f"{where}: {res.message}", where)
+        if any(m in res.message for m in _ENVIRONMENT):
+            return TestResult(
+                Score.UNKNOWN, ErrorCategory.UNDECIDED, f"{where}: {res.message} (environment)", where
+            )
+        return TestResult(
+            Score.FAIL, ErrorCategory.RUNTIME_ERROR, f"{where}: {res.status}: {res.message}", where
+        )
+
+    stdins = [stdin for _, stdin, _ in cases.stdin_cases]
+    got = run_whole_program(program, stdins, engine.exec_limits, engine.cache, lambda r: r.status != "ok")
+    if isinstance(got, ProgramRun):
+        if got.status == "erase":  # a limit of our eraser, not necessarily of the answer
+            return _unknown(ErrorCategory.UNSUPPORTED, got.message)
+        cat = ErrorCategory.FORBIDDEN if got.status == "forbidden" else ErrorCategory.SYNTAX_ERROR
+        return _fail(cat, got.message)
+    tests: list[TestResult] = []
+    for (where, _, stdout), res in zip(cases.stdin_cases, got):
+        tests.append(test(where, stdout, res))
         if tests[-1].score is Score.FAIL:  # settled: the rest count as skipped
             break
     return aggregate(tests, total=len(cases.stdin_cases), overestimable=False, excluded=len(cases.excluded))
@@ -242,11 +223,9 @@ def score_code(
     if bad is not None:
         r = _fail(ErrorCategory.SYNTAX_ERROR, bad)
         return r, r
-    if problem.is_codeforces and _has_main(program):
-        names = {f.name for f in scan_items(program).fns}
-        if problem.ref_signature.name not in names:
-            r = _score_whole_program(engine, program, cases)
-            return r, r
+    if problem.is_codeforces and whole_program(problem, program):
+        r = _score_whole_program(engine, program, cases)
+        return r, r
     cand = engine.for_task(problem, {"code": program})
     got = _code_tests(te_gt, cand, cases.positives)
     if isinstance(got, MetricResult):
@@ -273,16 +252,7 @@ def _verdict_test(v: Verdict, want: bool, cat: ErrorCategory, where: str, what: 
 
 def _spec_target_problem(problem: Any, program: str) -> str | None:
     """Why the answer's target function does not match the problem's (a syntax error), or None."""
-    items = scan_items(program)
-    name = problem.signature.name
-    fns = [f for f in items.fns if f.name == name and f.mode == "exec"]
-    if not fns:
-        return f"no exec function named `{name}`"
-    want = len(problem.signature.params) + (1 if problem.signature.receiver else 0)
-    have = len(fns[-1].params) + (1 if fns[-1].receiver else 0)
-    if have != want:
-        return f"`{name}` takes {have} parameter(s), the problem's {want}"
-    return None
+    return target_mismatch(problem, program)
 
 
 def score_spec(
