@@ -44,6 +44,7 @@ from ...formats.vericontest.answers import (
     whole_program,
 )
 from ...formats.vericontest.preserved import SourceUnreadable, cheating, modification
+from ...formats.vericontest.requires_equiv import requires_equivalence
 from ...runtime.engine import Outcome, OutcomeKind, Verdict
 from ..scoring.aggregate import MetricResult, Score, TestResult, aggregate, combine, not_evaluated
 from ..scoring.errors import ErrorCategory
@@ -253,6 +254,22 @@ def _verdict_test(v: Verdict, want: bool, cat: ErrorCategory, where: str, what: 
 def _spec_target_problem(problem: Any, program: str) -> str | None:
     """Why the answer's target function does not match the problem's (a syntax error), or None."""
     return target_mismatch(problem, program)
+
+
+def _equivalence_test(problem: Any, program: str) -> TestResult:
+    """The answer's ``requires`` against the ground truth's (paper, Appendix A.4): z3, else
+    boundary testing, else UNKNOWN (``requires_equiv``)."""
+    r = requires_equivalence(problem.spec, program, problem.signature.name)
+    where = "requires equivalence"
+    if r.kind == "equivalent":
+        return TestResult(Score.PASS, where=where)
+    if r.kind in ("stronger", "weaker"):
+        side = "rejects" if r.kind == "stronger" else "accepts"
+        other = "accepts" if r.kind == "stronger" else "rejects"
+        why = f"{where} ({r.how}): the answer's requires {side} {_short(r.witness)}, which the ground truth {other}"
+        return TestResult(Score.FAIL, ErrorCategory.PRECOND_MISMATCH, why, where)
+    why = f"{where} not decided: {'; '.join([r.reason, *r.notes]).strip('; ')}"
+    return TestResult(Score.UNKNOWN, ErrorCategory.UNDECIDED, why, where)
 
 
 def score_spec(

@@ -318,7 +318,8 @@ def _literals(progs: Sequence[SpecProgram]) -> list[int]:
 
     def walk(x: Any) -> None:
         if isinstance(x, A.Lit) and x.kind == "int" and abs(x.value) <= 10**6:
-            vals.update((x.value - 1, x.value, x.value + 1, -x.value))
+            v = x.value
+            vals.update((v - 1, v, v + 1, -v - 1, -v, -v + 1))
         elif isinstance(x, tuple):
             for y in x:
                 walk(y)
@@ -347,8 +348,9 @@ def boundary_inputs(
         if k == "int":
             domains.append(ok)
         else:
-            small = ok[:6]
-            domains.append([()] + [(x,) for x in small] + [(x, y) for x in small[:4] for y in small[:4]])
+            # both ends of the range of values and the ones around 0, in a fixed order
+            small = list(dict.fromkeys([*ok[:2], *ok[-2:], *(v for v in ok if -1 <= v <= 1)]))
+            domains.append([(), *((x,) for x in small), *((x, y) for x in small for y in small)])
     names = [n for n, _ in params]
     return [dict(zip(names, combo)) for combo in itertools.islice(itertools.product(*domains), limit)]
 
