@@ -33,7 +33,7 @@ from .scoring.aggregate import MetricResult, Score
 from .scoring.errors import LABELS, ErrorCategory
 from .scoring.passk import mean_pass_at_k
 from .scoring.specgen import SPEC_METRICS
-from .vericontest.scoring import VC_METRICS
+from .vericontest.scoring import VC_METRICS, VC_TASK_METRICS
 
 __all__ = [
     "CHART_METRICS",
@@ -69,6 +69,8 @@ CHART_METRICS: tuple[str, ...] = (
     "postcond_complete",
     "precond_postcond",
     "proof",
+    # VeriContest: one bar per task (its main metric)
+    *VC_TASK_METRICS,
 )
 
 

@@ -51,7 +51,7 @@ from ..scoring.errors import ErrorCategory
 from .cases import Case, ProblemCases
 from .generations import CODE_TASKS, VcGeneration
 
-__all__ = ["VC_METRICS", "VcOptions", "metrics_of_task", "score_sample"]
+__all__ = ["VC_METRICS", "VC_TASK_METRICS", "VcOptions", "metrics_of_task", "score_sample"]
 
 NOT_EVALUATED_VERUS = "not evaluated (requires Verus: --verus PATH or VERISCALE_VERUS)"
 
@@ -66,6 +66,15 @@ def metrics_of_task(task: str) -> tuple[str, ...]:
     return (task,)
 
 
+# each task's main metric (the chart's bars)
+VC_TASK_METRICS: tuple[str, ...] = (
+    "nl2spec",
+    "nl2code",
+    "spec2code",
+    "nl_spec2code",
+    "spec_code2proof",
+    "end2end",
+)
 VC_METRICS: tuple[str, ...] = tuple(
     m
     for t in ("nl2spec", "nl2code", "spec2code", "nl_spec2code", "spec_code2proof", "end2end")
