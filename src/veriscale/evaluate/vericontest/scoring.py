@@ -135,9 +135,13 @@ def _retry_environment(cand: Any, positives: Sequence[Case], outs: list[Outcome]
 
 
 def _code_tests(
-    te_gt: Any, cand: Any, positives: Sequence[Case]
+    te_gt: Any, cand: Any, positives: Sequence[Case], ref_in_limit: Any = None
 ) -> tuple[list[TestResult], list[TestResult]] | MetricResult:
-    """Per positive, the equality and by-spec results; a MetricResult when the program never ran."""
+    """Per positive, the equality and by-spec results; a MetricResult when the program never ran.
+
+    A timed-out test fails, unless the reference implementation, run under the same limit
+    (``ref_in_limit``, the problem under the candidate's engine), also times out on that input:
+    the limit then says nothing about the answer on this machine (UNKNOWN, ``timeout``)."""
     outs: list[Outcome] = cand.runs([c.inputs for c in positives]) if positives else []
     outs = _retry_environment(cand, positives, outs)
     eq: list[TestResult] = []
@@ -175,7 +179,11 @@ def _code_tests(
         if _environment_failure(out):  # the machine, not the answer: no verdict
             r = TestResult(Score.UNKNOWN, ErrorCategory.UNDECIDED, f"{reason} (environment)", w)
         elif out.kind is OutcomeKind.TIMEOUT:
-            r = TestResult(Score.FAIL, ErrorCategory.TIMEOUT, reason, w)
+            if ref_in_limit is not None and ref_in_limit.runs([case.inputs])[0].kind is OutcomeKind.TIMEOUT:
+                why = f"{reason} (the reference implementation also exceeds the limit on this input here)"
+                r = TestResult(Score.UNKNOWN, ErrorCategory.TIMEOUT, why, w)
+            else:
+                r = TestResult(Score.FAIL, ErrorCategory.TIMEOUT, reason, w)
         elif out.kind is OutcomeKind.ERROR:
             r = TestResult(Score.FAIL, ErrorCategory.RUNTIME_ERROR, reason, w)
         else:
@@ -237,7 +245,7 @@ def score_code(
         r = _score_whole_program(engine, program, cases)
         return r, r
     cand = engine.for_task(problem, {"code": program})
-    got = _code_tests(te_gt, cand, cases.positives)
+    got = _code_tests(te_gt, cand, cases.positives, engine.for_task(problem))
     if isinstance(got, MetricResult):
         return got, got
     eq, spec = got
