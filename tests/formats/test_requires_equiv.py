@@ -107,3 +107,31 @@ def test_mutants_are_reproducible_and_change_the_requires() -> None:
         assert m is not None and m[0] != SRC and m == mutate_requires(SRC, "pick", pick)
         seen.add(m[1])
     assert {"1 -> 2", "<= -> <", "clause 0 dropped"} <= seen
+
+
+GRID = """verus! {
+pub struct Solution;
+impl Solution {
+    pub fn count(grid: Vec<Vec<i32>>) -> (r: i32)
+        requires
+            1 <= grid.len() <= 10,
+            forall|i: int| 0 <= i < grid.len() ==> #[trigger] grid[i].len() == grid[0].len(),
+            forall|i: int, j: int| 0 <= i < grid.len() && 0 <= j < grid[i].len() ==> 0 <= grid[i][j] <= 1,
+    { 0 }
+}
+}
+"""
+
+
+def test_vectors_of_vectors() -> None:
+    assert requires_equivalence(GRID, GRID, "count", tokens=False).kind == "equivalent"
+    ragged = GRID.replace(
+        "forall|i: int| 0 <= i < grid.len() ==> #[trigger] grid[i].len() == grid[0].len(),", ""
+    )
+    r = requires_equivalence(GRID, ragged, "count")
+    assert (r.kind, r.how) == ("weaker", "z3")
+    rows = r.witness["grid"]
+    assert len({len(row) for row in rows}) > 1  # a ragged grid: the ground truth rejects it
+    loose = GRID.replace("0 <= grid[i][j] <= 1", "0 <= grid[i][j] <= 2")
+    r = requires_equivalence(GRID, loose, "count")
+    assert (r.kind, r.how) == ("weaker", "z3") and 2 in {x for row in r.witness["grid"] for x in row}

@@ -51,7 +51,8 @@ __all__ = ["EquivResult", "Untranslatable", "boundary_inputs", "mutate_requires"
 
 SMALL_LEN = 6
 MAX_TESTS = 3000
-Z3_MS = 3000
+Z3_MS = 20_000  # backstop only
+Z3_RLIMIT = 20_000_000  # z3 resource units per query: the same verdicts on any machine
 
 _RANGES = {
     "i8": (-(2**7), 2**7 - 1), "i16": (-(2**15), 2**15 - 1), "i32": (-(2**31), 2**31 - 1),
@@ -87,7 +88,8 @@ def _strip_ref(t: Any) -> Any:
 
 
 def _kind(t: Any) -> tuple[str, str]:
-    """("int", type name) / ("bool", "") / ("seq", element type name); else Untranslatable."""
+    """("int", type name) / ("bool", "") / ("seq" or "seq2" (vector of vectors), element type name);
+    else Untranslatable."""
     t = _strip_ref(t)
     if isinstance(t, TCon) and t.name in _RANGES:
         return "int", t.name
@@ -97,6 +99,10 @@ def _kind(t: Any) -> tuple[str, str]:
         e = _strip_ref(t.args[0])
         if isinstance(e, TCon) and e.name in _RANGES:
             return "seq", e.name
+        if isinstance(e, TCon) and e.name in _SEQS and e.args:
+            ee = _strip_ref(e.args[0])
+            if isinstance(ee, TCon) and ee.name in _RANGES:
+                return "seq2", ee.name
     raise Untranslatable(f"parameter type {t}")
 
 
@@ -128,6 +134,24 @@ class _Z3:
                 self.typing.extend(self._range(v, k[1]))
             elif k[0] == "bool":
                 v = z3.Bool(name)
+            elif k[0] == "seq2":  # (rows, row lengths, length): a vector of vectors
+                rows = z3.Array(f"{name}.rows", z3.IntSort(), z3.ArraySort(z3.IntSort(), z3.IntSort()))
+                lens = z3.Array(f"{name}.lens", z3.IntSort(), z3.IntSort())
+                ln = z3.Int(f"{name}.len")
+                v = (rows, lens, ln)
+                self.typing.extend([ln >= 0, ln <= 2**64 - 1])
+                i, j = z3.Int(f"{name}.i"), z3.Int(f"{name}.j")
+                lo, hi = _RANGES[k[1]]
+                el = z3.Select(z3.Select(rows, i), j)
+                rng = [c for c in ((el >= lo) if lo is not None else None, (el <= hi) if hi is not None else None) if c is not None]  # fmt: skip
+                inner = (
+                    z3.ForAll([j], z3.Implies(z3.And(j >= 0, j < z3.Select(lens, i)), z3.And(*rng)))
+                    if rng
+                    else True
+                )
+                self.typing.append(
+                    z3.ForAll([i], z3.Implies(z3.And(i >= 0, i < ln), z3.And(z3.Select(lens, i) >= 0, inner)))
+                )
             else:
                 arr = z3.Array(f"{name}.arr", z3.IntSort(), z3.IntSort())
                 ln = z3.Int(f"{name}.len")
@@ -185,7 +209,7 @@ class _Z3:
         if isinstance(e, A.MethodCall):
             recv = self.tr(e.recv, env)
             if e.name == "len" and not e.args and isinstance(recv, tuple):
-                return recv[1]
+                return recv[-1]
             if e.name in ("view", "deep_view") and not e.args:
                 return recv
             raise Untranslatable(f"method {e.name}")
@@ -193,7 +217,10 @@ class _Z3:
             obj = self.tr(e.obj, env)
             if not isinstance(obj, tuple):
                 raise Untranslatable("index of a non-sequence")
-            return z3.Select(obj[0], self.tr(e.index, env))
+            idx = self.tr(e.index, env)
+            if len(obj) == 3:  # a row of a vector of vectors
+                return (z3.Select(obj[0], idx), z3.Select(obj[1], idx))
+            return z3.Select(obj[0], idx)
         if isinstance(e, A.Cast):
             x = self.tr(e.expr, env)
             t = _strip_ref(e.type)
@@ -201,8 +228,8 @@ class _Z3:
                 raise Untranslatable(f"cast to {e.type}")
             lo, hi = _RANGES[t.name]
             if lo is not None or hi is not None:
-                # a cast that may change the value (narrowing) is not modelled: the caller adds the
-                # side condition that it fits, which is checked against the exact evaluator
+                # a cast is modelled as the identity: its value must fit the target type whatever
+                # the inputs (``conj`` checks that the parameters' types imply it)
                 self.side.extend(self._range(x, t.name))
             return x
         if isinstance(e, A.Chain):
@@ -232,7 +259,8 @@ class _Z3:
                 return a * b
             if op in ("/", "%"):
                 # Verus int ``/`` and ``%`` are Euclidean, as z3's are; the divisor must not be 0
-                self.side.append(b != 0)
+                if not (z3.is_int_value(b) and b.as_long() != 0):
+                    self.side.append(b != 0)
                 return a / b if op == "/" else a % b
             raise Untranslatable(f"operator {op}")
         if isinstance(e, A.If):
@@ -253,10 +281,11 @@ class _Z3:
             saved = self.side
             self.side = []
             body = self.tr(e.body, inner)
-            if self.side:  # side conditions under a binder cannot be lifted out
-                raise Untranslatable("a partial operation under a quantifier")
-            self.side = saved
+            inner_side, self.side = self.side, saved
             rng = [c for (name, t), v in zip(e.binders, bound) for c in self._range(v, _kind(t)[1])]
+            if inner_side:  # must hold for every value of the binders (checked valid in ``conj``)
+                cond = z3.And(*inner_side)
+                self.side.append(z3.ForAll(bound, z3.Implies(z3.And(*rng), cond) if rng else cond))
             if e.kind == "forall":
                 return z3.ForAll(bound, z3.Implies(z3.And(*rng), body) if rng else body)
             return z3.Exists(bound, z3.And(*rng, body) if rng else body)
@@ -276,9 +305,18 @@ class _Z3:
             if c.expr is None:
                 raise Untranslatable(f"clause does not parse: {c.error}")
             parts.append(self.tr(c.expr, {}))
-        if self.side:
-            raise Untranslatable("a partial operation (division, narrowing cast)")
+        if self.side and not self._valid(self.side):
+            raise Untranslatable("a partial operation (a division by a possible 0, a narrowing cast)")
         return self.z3.And(*parts) if parts else self.z3.BoolVal(True)
+
+    def _valid(self, conds: Sequence[Any]) -> bool:
+        """Whether the parameters' types alone make ``conds`` hold (a cast then keeps its value,
+        a divisor is never 0), so the operations are total and translated exactly."""
+        s = self.z3.Solver()
+        s.set("rlimit", Z3_RLIMIT)  # deterministic effort; the clock is only a backstop
+        s.set("timeout", Z3_MS)
+        s.add(*self.typing, self.z3.Not(self.z3.And(*conds)))
+        return bool(s.check() == self.z3.unsat)
 
 
 def _model_inputs(z: _Z3, model: Any) -> dict[str, Any] | None:
@@ -289,6 +327,19 @@ def _model_inputs(z: _Z3, model: Any) -> dict[str, Any] | None:
             out[name] = model.eval(v, model_completion=True).as_long()
         elif k == "bool":
             out[name] = bool(model.eval(v, model_completion=True))
+        elif k == "seq2":
+            n = model.eval(v[2], model_completion=True).as_long()
+            lens = [
+                model.eval(z.z3.Select(v[1], i), model_completion=True).as_long()
+                for i in range(min(n, 10_001))
+            ]
+            if n > 10_000 or sum(lens) > 1_000_000:
+                return None
+            out[name] = tuple(
+                tuple(model.eval(z.z3.Select(z.z3.Select(v[0], i), j), model_completion=True).as_long()
+                      for j in range(m))
+                for i, m in enumerate(lens)
+            )  # fmt: skip
         else:
             n = model.eval(v[1], model_completion=True).as_long()
             if n > 1_000_000:
@@ -347,6 +398,10 @@ def boundary_inputs(
         ok = [v for v in values if (lo is None or v >= lo) and (hi is None or v <= hi)]
         if k == "int":
             domains.append(ok)
+        elif k == "seq2":
+            few = list(dict.fromkeys([*ok[:1], *ok[-1:], *(v for v in ok if v == 0)]))
+            rows = [(), *((x,) for x in few), *((x, y) for x in few for y in few)]
+            domains.append([(), *((r,) for r in rows), *((r, q) for r in rows[:4] for q in rows[:4])])
         else:
             # both ends of the range of values and the ones around 0, in a fixed order
             small = list(dict.fromkeys([*ok[:2], *ok[-2:], *(v for v in ok if -1 <= v <= 1)]))
@@ -411,10 +466,17 @@ def _by_z3(z3: Any, gt: SpecProgram, ans: SpecProgram, lim: Limits) -> EquivResu
         return EquivResult("unknown", "", f"outside the z3 fragment: {exc}")
     except Exception as exc:  # a z3 sort error on a mistyped expression: outside the fragment
         return EquivResult("unknown", "", f"outside the z3 fragment: {type(exc).__name__}: {exc}")
-    small = [v[1] <= SMALL_LEN for v in z.vars.values() if isinstance(v, tuple)]
+    small = [v[-1] <= SMALL_LEN for v in z.vars.values() if isinstance(v, tuple)]
+    for v in z.vars.values():
+        if isinstance(v, tuple) and len(v) == 3:  # rows of at most SMALL_LEN too
+            i = z3.Int("cap.i")
+            small.append(
+                z3.ForAll([i], z3.Implies(z3.And(i >= 0, i < v[2]), z3.Select(v[1], i) <= SMALL_LEN))
+            )
     last = "unknown"
     for caps in (small, []) if small else ([],):
         s = z3.Solver()
+        s.set("rlimit", Z3_RLIMIT)  # deterministic effort; the clock is only a backstop
         s.set("timeout", Z3_MS)
         s.add(*z.typing, *caps, z3.Not(p == q))
         r = s.check()
