@@ -123,6 +123,9 @@ def _requires_tokens(src: str, target: str) -> list[list[str]] | None:
 class _Z3:
     def __init__(self, z3: Any, params: Sequence[tuple[str, Any]]) -> None:
         self.z3 = z3
+        # a fresh context per comparison: z3's state (term ids, instantiation order) does not carry
+        # over from earlier comparisons, so the same pair gets the same verdict in any process
+        self.ctx = C = z3.Context()
         self.vars: dict[str, Any] = {}
         self.kinds: dict[str, tuple[str, str]] = {}
         self.typing: list[Any] = []
@@ -130,17 +133,17 @@ class _Z3:
             k = _kind(t)
             self.kinds[name] = k
             if k[0] == "int":
-                v = z3.Int(name)
+                v = z3.Int(name, C)
                 self.typing.extend(self._range(v, k[1]))
             elif k[0] == "bool":
-                v = z3.Bool(name)
+                v = z3.Bool(name, C)
             elif k[0] == "seq2":  # (rows, row lengths, length): a vector of vectors
-                rows = z3.Array(f"{name}.rows", z3.IntSort(), z3.ArraySort(z3.IntSort(), z3.IntSort()))
-                lens = z3.Array(f"{name}.lens", z3.IntSort(), z3.IntSort())
-                ln = z3.Int(f"{name}.len")
+                rows = z3.Array(f"{name}.rows", z3.IntSort(C), z3.ArraySort(z3.IntSort(C), z3.IntSort(C)))
+                lens = z3.Array(f"{name}.lens", z3.IntSort(C), z3.IntSort(C))
+                ln = z3.Int(f"{name}.len", C)
                 v = (rows, lens, ln)
                 self.typing.extend([ln >= 0, ln <= 2**64 - 1])
-                i, j = z3.Int(f"{name}.i"), z3.Int(f"{name}.j")
+                i, j = z3.Int(f"{name}.i", C), z3.Int(f"{name}.j", C)
                 lo, hi = _RANGES[k[1]]
                 el = z3.Select(z3.Select(rows, i), j)
                 rng = [c for c in ((el >= lo) if lo is not None else None, (el <= hi) if hi is not None else None) if c is not None]  # fmt: skip
@@ -153,11 +156,11 @@ class _Z3:
                     z3.ForAll([i], z3.Implies(z3.And(i >= 0, i < ln), z3.And(z3.Select(lens, i) >= 0, inner)))
                 )
             else:
-                arr = z3.Array(f"{name}.arr", z3.IntSort(), z3.IntSort())
-                ln = z3.Int(f"{name}.len")
+                arr = z3.Array(f"{name}.arr", z3.IntSort(C), z3.IntSort(C))
+                ln = z3.Int(f"{name}.len", C)
                 v = (arr, ln)
                 self.typing.extend([ln >= 0, ln <= 2**64 - 1])
-                i = z3.Int(f"{name}.i")
+                i = z3.Int(f"{name}.i", C)
                 lo, hi = _RANGES[k[1]]
                 body = [c for c in ((z3.Select(arr, i) >= lo) if lo is not None else None,
                                     (z3.Select(arr, i) <= hi) if hi is not None else None) if c is not None]  # fmt: skip
@@ -177,9 +180,9 @@ class _Z3:
         z3 = self.z3
         if isinstance(e, A.Lit):
             if e.kind == "int":
-                return z3.IntVal(e.value)
+                return z3.IntVal(e.value, self.ctx)
             if e.kind == "bool":
-                return z3.BoolVal(bool(e.value))
+                return z3.BoolVal(bool(e.value), self.ctx)
             raise Untranslatable(f"{e.kind} literal")
         if isinstance(e, A.Path):
             if e.is_local:
@@ -193,7 +196,7 @@ class _Z3:
                 val = hi if e.segments[1] == "MAX" else lo
                 if val is None:
                     raise Untranslatable(str(e.segments))
-                return z3.IntVal(val)
+                return z3.IntVal(val, self.ctx)
             raise Untranslatable(f"path {'::'.join(e.segments)}")
         if isinstance(e, A.View):
             return self.tr(e.obj, env)
@@ -274,7 +277,7 @@ class _Z3:
                 k = _kind(t)
                 if k[0] != "int":
                     raise Untranslatable("a non-integer binder")
-                v = z3.Int(f"{name}!{len(self.bound)}")
+                v = z3.Int(f"{name}!{len(self.bound)}", self.ctx)
                 self.bound.append(v)
                 inner[name] = v
                 bound.append(v)
@@ -307,12 +310,12 @@ class _Z3:
             parts.append(self.tr(c.expr, {}))
         if self.side and not self._valid(self.side):
             raise Untranslatable("a partial operation (a division by a possible 0, a narrowing cast)")
-        return self.z3.And(*parts) if parts else self.z3.BoolVal(True)
+        return self.z3.And(*parts) if parts else self.z3.BoolVal(True, self.ctx)
 
     def _valid(self, conds: Sequence[Any]) -> bool:
         """Whether the parameters' types alone make ``conds`` hold (a cast then keeps its value,
         a divisor is never 0), so the operations are total and translated exactly."""
-        s = self.z3.Solver()
+        s = self.z3.Solver(ctx=self.ctx)
         s.set("rlimit", Z3_RLIMIT)  # deterministic effort; the clock is only a backstop
         s.set("timeout", Z3_MS)
         s.add(*self.typing, self.z3.Not(self.z3.And(*conds)))
@@ -469,13 +472,13 @@ def _by_z3(z3: Any, gt: SpecProgram, ans: SpecProgram, lim: Limits) -> EquivResu
     small = [v[-1] <= SMALL_LEN for v in z.vars.values() if isinstance(v, tuple)]
     for v in z.vars.values():
         if isinstance(v, tuple) and len(v) == 3:  # rows of at most SMALL_LEN too
-            i = z3.Int("cap.i")
+            i = z3.Int("cap.i", z.ctx)
             small.append(
                 z3.ForAll([i], z3.Implies(z3.And(i >= 0, i < v[2]), z3.Select(v[1], i) <= SMALL_LEN))
             )
     last = "unknown"
     for caps in (small, []) if small else ([],):
-        s = z3.Solver()
+        s = z3.Solver(ctx=z.ctx)
         s.set("rlimit", Z3_RLIMIT)  # deterministic effort; the clock is only a backstop
         s.set("timeout", Z3_MS)
         s.add(*z.typing, *caps, z3.Not(p == q))
