@@ -68,6 +68,8 @@ def test_bad_answers_each_get_a_category() -> None:
     gens.append(
         VcGeneration("lc34", "spec_code2proof", 0, p.code_spec.replace("requires", "requires true,", 1))
     )
+    # passes every example, but z3 finds a valid input it rejects (target -1000000000)
+    gens.append(VcGeneration("lc34", "nl2spec", 2, p.spec.replace("requires", "requires target >= -20,", 1)))
     gens.append(VcGeneration("lc34", "spec_code2proof", 1, p.verified.replace("ensures", "ensures true,", 1)))
     rows = _score("lc34", gens)
     got = {(r["task"], r["sample"]): next(iter(r["metrics"].values())) for r in rows}
@@ -78,6 +80,9 @@ def test_bad_answers_each_get_a_category() -> None:
     assert cats[("nl2code", 99)] == ("FAIL", "extraction_failed")
     assert cats[("nl2spec", 0)] == ("FAIL", "syntax_error")  # no function named as the problem's target
     assert cats[("nl2spec", 1)] == ("FAIL", "precondition_mismatch")
+    assert cats[("nl2spec", 2)] == ("FAIL", "precondition_mismatch")
+    assert got[("nl2spec", 2)].where == "requires equivalence" and "(z3)" in got[("nl2spec", 2)].reason
+    assert got[("nl2spec", 2)].n_pass == 6  # the 3 examples, for the requires and the ensures
     assert cats[("spec_code2proof", 0)] == ("FAIL", "spec_code_modified")
     assert cats[("spec_code2proof", 1)] == ("FAIL", "spec_code_modified")
 

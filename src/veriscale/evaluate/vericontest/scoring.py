@@ -303,15 +303,13 @@ def score_spec(
         return r, r, r
     pos = cases.positives
     pre_v = te.preconditions([c.inputs for c in pos]) if pos else []
-    pre = aggregate(
-        [
-            _verdict_test(v, True, ErrorCategory.PRECOND_MISMATCH, c.where, "requires")
-            for c, v in zip(pos, pre_v)
-        ],
-        total=len(pos),
-        overestimable=False,
-        excluded=len(cases.excluded),
-    )
+    pre_tests = [
+        _verdict_test(v, True, ErrorCategory.PRECOND_MISMATCH, c.where, "requires")
+        for c, v in zip(pos, pre_v)
+    ]
+    pre_tests.append(_equivalence_test(problem, program))
+    # the upper bound (Verina's overestimate) counts an undecided equivalence whose tests pass
+    pre = aggregate(pre_tests, total=len(pos) + 1, overestimable=True, excluded=len(cases.excluded))
     pairs = [(c.inputs, c.output) for c in pos] + [(c.inputs, c.output) for c in cases.negatives]
     post_v = te.postconditions(pairs) if pairs else []
     tests = [
