@@ -112,3 +112,17 @@ def test_evaluate_cli_on_a_vericontest_root(tmp_path: Path) -> None:
         json.loads(x) for x in (tmp_path / "out" / "results.jsonl").read_text(encoding="utf-8").splitlines()
     ]
     assert [r["sample"] for r in rows] == [0, 1, 2] and rows[0]["kinds"] == ["nl2spec", "nl2code"]
+
+
+def test_a_codeforces_whole_program_runs_on_the_examples_stdin() -> None:
+    from veriscale.evaluate.vericontest.generations import VcGeneration
+    from veriscale.formats.vericontest.dataset import read_problem
+
+    p = read_problem(DATA / "codeforces" / "cf1006C")
+    assert p.main is not None
+    whole = p.main.replace("max_equal_outer_sum", "solve")  # no function named as the target
+    wrong = whole.replace('println!("{}", out);', 'println!("{}", out + 1);')
+    rows = _score("cf1006C", [VcGeneration("cf1006C", "nl2code", i, g) for i, g in enumerate([whole, wrong])])
+    ok, bad = (r["metrics"]["nl2code"] for r in rows)
+    assert ok.score.value == "PASS" and ok.n_pass == ok.n_tests == 3
+    assert (bad.score.value, bad.error.value) == ("FAIL", "incorrect_output") and "printed" in bad.reason
