@@ -222,7 +222,9 @@ def test_harness_scores_samples_and_models_in_a_stable_order(tmp_path: Path) -> 
     run = evaluate_generations(gens, [SuiteSpec("verina", verina)], opts)
     keys = [(r.model, r.task_id, r.sample) for r in run.results]
     assert keys == [("gt", "verina_basic_1", 0), ("gt", "verina_basic_1", 1), ("other", "verina_basic_1", 0)]
-    assert set(run.results[0].metrics) == {"code", *SPEC_METRICS} and set(run.results[0].seconds) == {
+    assert set(run.results[0].metrics) == {"code", "code_by_spec", *SPEC_METRICS} and set(
+        run.results[0].seconds
+    ) == {
         "spec",
         "code",
     }

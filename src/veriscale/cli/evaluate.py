@@ -22,6 +22,26 @@ def _fail(msg: str, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
+def _format_evaluator(suites: list) -> object | None:
+    """The evaluator of the suites' format when it has its own (``FORMAT_EVALUATORS``), else None."""
+    from ..formats.api import FormatError
+    from ..formats.registry import detect_format
+    from .evaluate_vericontest import FORMAT_EVALUATORS
+
+    names = set()
+    for s in suites:
+        try:
+            names.add(detect_format(s.path).name)
+        except FormatError:
+            names.add("")  # Verina-style folders veriscale builds: the default evaluator
+    own = sorted(n for n in names if n in FORMAT_EVALUATORS)
+    if not own:
+        return None
+    if len(names) > 1:
+        raise _fail(f"suites of different formats cannot be evaluated together: {', '.join(sorted(names))}")
+    return FORMAT_EVALUATORS[own[0]]
+
+
 @app.command("evaluate")
 def evaluate_cmd(
     generations: Annotated[
@@ -101,6 +121,15 @@ def evaluate_cmd(
         ),
     ] = False,
     chart: Annotated[bool, typer.Option("--chart/--no-chart", help="Write chart.png.")] = True,
+    verus: Annotated[
+        str | None,
+        typer.Option(
+            help="VeriContest proof tasks: a Verus binary (default: VERISCALE_VERUS; none: not evaluated)."
+        ),
+    ] = None,
+    test_seconds: Annotated[
+        float, typer.Option(help="VeriContest code tasks: wall-clock seconds per test (the paper's 2 s).")
+    ] = 2.0,
     executor: ExecutorOpt = "local",
     ray_address: RayAddressOpt = None,
 ) -> None:
@@ -134,6 +163,18 @@ def evaluate_cmd(
         exclude = set(parse_exclusions(exclude_fewshot or []))
     except (OSError, ValueError) as exc:
         raise _fail(f"--exclude-fewshot: {exc}") from None
+
+    fmt_runner = _format_evaluator(suites)
+    if fmt_runner is not None:  # a format with its own generations and tasks (VeriContest)
+        from .evaluate_vericontest import VcCliOptions
+
+        options = EvalOptions(
+            workers=workers, ks=ks, exclude=tuple(sorted(exclude)), fail_fast=not all_tests,
+            trust_suite=trust_suite,
+        )  # fmt: skip
+        ex = executor_from_options(executor, workers, ray_address, serial_for_one=True)
+        fmt_runner(generations, suites, options, out, chart, ex, VcCliOptions(verus, test_seconds))
+        return
 
     warnings: list[str] = []
     if generations.is_dir() or _ROUNDS.match(generations.name):

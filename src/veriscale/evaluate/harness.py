@@ -135,7 +135,8 @@ class SampleResult:
             "model": self.model,
             "task_id": self.task_id,
             "sample": self.sample,
-            "kinds": [k for k in KINDS if k in self.seconds],
+            # Verina's kinds in their order, then other tasks (VeriContest's) as scored
+            "kinds": [k for k in KINDS if k in self.seconds] + [k for k in self.seconds if k not in KINDS],
             "metrics": {m: r.to_json() for m, r in self.metrics.items()},
             "seconds": {k: round(v, 4) for k, v in self.seconds.items()},
         }

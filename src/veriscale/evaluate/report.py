@@ -33,6 +33,7 @@ from .scoring.aggregate import MetricResult, Score
 from .scoring.errors import LABELS, ErrorCategory
 from .scoring.passk import mean_pass_at_k
 from .scoring.specgen import SPEC_METRICS
+from .vericontest.scoring import VC_METRICS, VC_TASK_METRICS
 
 __all__ = [
     "CHART_METRICS",
@@ -46,9 +47,11 @@ __all__ = [
     "write_summary",
 ]
 
-METRIC_ORDER: tuple[str, ...] = ("code", *SPEC_METRICS, "proof")
+METRIC_ORDER: tuple[str, ...] = ("code", "code_by_spec", *SPEC_METRICS, "proof", *VC_METRICS)
 METRIC_LABELS: dict[str, str] = {
+    **{m: m for m in VC_METRICS},
     "code": "code",
+    "code_by_spec": "code (by spec)",
     "precond_sound": "precond sound",
     "precond_complete": "precond complete",
     "precond_sound_complete": "precond sound & complete",
@@ -66,6 +69,8 @@ CHART_METRICS: tuple[str, ...] = (
     "postcond_complete",
     "precond_postcond",
     "proof",
+    # VeriContest: one bar per task (its main metric)
+    *VC_TASK_METRICS,
 )
 
 

@@ -37,6 +37,7 @@ from ...runtime.engine import Outcome, OutcomeKind
 from ...values.codec import encode_lean
 from ..generations import Generation
 from .aggregate import MetricResult, Score, TestResult
+from .by_spec import RunCache, code_by_spec
 from .cases import Item, SuiteRows, bad_data, run_tests
 from .compare import outputs_match
 from .errors import ErrorCategory, from_engine_category
@@ -44,7 +45,9 @@ from .watchdog import guarded
 
 __all__ = ["CODE_METRICS", "CodeOptions", "code_overrides", "evaluate_code"]
 
-CODE_METRICS: tuple[str, ...] = ("code",)
+# ``code_by_spec``: an output that differs from the stored one but that the ground-truth
+# postcondition accepts counts correct (tasks with several valid answers; see ``by_spec``)
+CODE_METRICS: tuple[str, ...] = ("code", "code_by_spec")
 
 
 @dataclass(frozen=True)
@@ -134,10 +137,11 @@ def evaluate_code(
         return bool(reference[0](inputs[where]).kind is OutcomeKind.TIMEOUT)
 
     calibrate = opts.calibrate_timeouts and not opts.batched
+    runs = RunCache(guarded(te.run, opts.hard_timeout, _hard_timeout_outcome), te.runs)
     result = run_tests(
         items,
-        guarded(te.run, opts.hard_timeout, _hard_timeout_outcome),
-        te.runs,
+        runs.single,
+        runs.batch,
         lambda where, out: _judge(
             task,
             expected[where],
@@ -151,4 +155,14 @@ def evaluate_code(
         overestimable=False,
         max_timeouts=opts.max_timeouts,
     )
-    return {"code": result}
+    by_spec = code_by_spec(engine, task, items, expected, runs, _judge_for(task, opts, expected, calibrate, reference_times_out),
+                           opts, result)  # fmt: skip
+    return {"code": result, "code_by_spec": by_spec}
+
+
+def _judge_for(
+    task: Any, opts: CodeOptions, expected: dict[str, Any], calibrate: bool, ref: Callable[[str], bool]
+) -> Callable[[str, Outcome], TestResult]:
+    return lambda where, out: _judge(
+        task, expected[where], out, opts, where, (lambda: ref(where)) if calibrate else None
+    )

@@ -30,6 +30,11 @@ class ErrorCategory(enum.StrEnum):
     PROOF_REJECTED = "proof_rejected"
     # Candidate code refused before running: file, process, network or raw-memory access.
     FORBIDDEN = "forbidden_construct"
+    # VeriContest's taxonomy (paper, Appendix B.1) beyond the categories above.
+    SYNTAX_ERROR = "syntax_error"  # rustc rejects the (erased) program, or it cannot be tokenized
+    PRE_POST_MISMATCH = "pre_post_mismatch"  # nl2spec/end2end: precondition and postcondition both fail
+    SPEC_CODE_MODIFIED = "spec_code_modified"  # spec_code2proof: the given spec or code was changed
+    VERIFICATION_FAILURE = "verification_failure"  # Verus rejected the program
     EXTRACTION_FAILED = "extraction_failed"  # no program could be extracted from the model's answer
 
 
@@ -46,6 +51,10 @@ LABELS: dict[ErrorCategory, str] = {
     ErrorCategory.BAD_TEST_DATA: "undecodable test data",
     ErrorCategory.PROOF_REJECTED: "proof rejected",
     ErrorCategory.FORBIDDEN: "forbidden construct",
+    ErrorCategory.SYNTAX_ERROR: "syntax error",
+    ErrorCategory.PRE_POST_MISMATCH: "both pre/post mismatch",
+    ErrorCategory.SPEC_CODE_MODIFIED: "spec/code modified",
+    ErrorCategory.VERIFICATION_FAILURE: "verification failure",
     ErrorCategory.EXTRACTION_FAILED: "answer not extracted",
 }
 

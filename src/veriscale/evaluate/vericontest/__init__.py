@@ -1,0 +1,1 @@
+"""VeriContest scoring: its generations format, test cases, six tasks, and harness."""

@@ -1,0 +1,121 @@
+"""Checks a proof answer needs no Verus for: the given spec and code kept token for token, no cheating.
+
+``modification(given, candidate, target)`` compares, on tokens (whitespace and
+comments ignored):
+
+* **the specification**: every ``spec fn`` of ``given`` must appear in the
+  candidate with the same tokens (item text from its first token to its end),
+  and the target function's header (parameters, return) and its
+  ``requires``/``ensures``/``returns`` clauses must be the same;
+* **the code**: the Verus-erased candidate and the erased ``given`` must be the
+  same token sequence (erasure drops proofs, ghost code, loop invariants and
+  ``proof fn`` lemmas, which a proof answer may add, and keeps exec code as
+  written). ``fn main`` is ignored in both.
+
+The first difference found is returned ("spec fn `f` changed", …); ``None``
+when both are kept. Source the tokenizer or the item scanner cannot follow is
+reported as such (the caller decides the category).
+
+``cheating(candidate)`` lists the constructs Verus's ``--no-cheating`` refuses:
+``assume(…)``, ``admit()``, ``#[verifier::external_body]``,
+``assume_specification``, ``#[verifier::external]``.
+"""
+
+from __future__ import annotations
+
+from ...languages.verus.erase import EraseError, erase
+from ...languages.verus.items import ScanError, SourceItems, scan_items
+from ...languages.verus.lexer import LexError, Tok, tokenize
+
+__all__ = ["SourceUnreadable", "cheating", "modification"]
+
+_SPEC_CLAUSES = ("requires", "ensures", "returns")
+
+
+class SourceUnreadable(ValueError):
+    """The candidate cannot be tokenized or its items followed."""
+
+
+def _items(src: str, what: str) -> SourceItems:
+    try:
+        return scan_items(src)
+    except (LexError, ScanError) as exc:
+        raise SourceUnreadable(f"{what}: {exc}") from None
+
+
+def _texts(toks: list[Tok], a: int, b: int) -> list[str]:
+    return [t.text for t in toks[a:b]]
+
+
+def _header(items: SourceItems, f: object) -> list[str]:
+    toks = items.toks
+    return _texts(toks, f.fn_index, f.sig_end)  # type: ignore[attr-defined]
+
+
+def _clause(items: SourceItems, f: object, kw: str) -> list[list[str]]:
+    c = f.clause(kw)  # type: ignore[attr-defined]
+    if c is None:
+        return []
+    return [_texts(items.toks, a, b) for a, b in c.exprs]
+
+
+def _code_tokens(src: str, what: str) -> list[str]:
+    try:
+        plain = erase(src) if ("verus!" in src or "vstd" in src) else src
+        toks = tokenize(plain)
+        items = scan_items(plain, toks)
+    except (EraseError, LexError, ScanError) as exc:
+        raise SourceUnreadable(f"{what}: {exc}") from None
+    drop: set[int] = set()
+    for f in items.fns:  # ``fn main`` (empty in Verus files) is not part of the code
+        if f.name == "main" and f.owner is None:
+            drop.update(range(f.start, f.end))
+    return [t.text for i, t in enumerate(toks) if i not in drop]
+
+
+def modification(given: str, candidate: str, target: str) -> str | None:
+    """Why ``candidate`` does not keep ``given``'s specification and code; None when it does."""
+    g = _items(given, "the given program")
+    c = _items(candidate, "the answer")
+    for f in g.fns:
+        if f.mode != "spec":
+            continue
+        other = c.fn(f.name, f.owner)
+        if other is None or other.mode != "spec":
+            return f"spec fn `{f.name}` is missing"
+        if _texts(g.toks, f.start, f.end) != _texts(c.toks, other.start, other.end):
+            return f"spec fn `{f.name}` changed"
+    gt = [f for f in g.fns if f.name == target and f.mode == "exec"]
+    if gt:
+        ct = c.fn(target, gt[0].owner)
+        if ct is None:
+            return f"function `{target}` is missing"
+        if _header(g, gt[0]) != _header(c, ct):
+            return f"the signature of `{target}` changed"
+        for kw in _SPEC_CLAUSES:
+            if _clause(g, gt[0], kw) != _clause(c, ct, kw):
+                return f"the `{kw}` clause of `{target}` changed"
+    if _code_tokens(given, "the given program") != _code_tokens(candidate, "the answer"):
+        return "the executable code changed"
+    return None
+
+
+def cheating(candidate: str) -> list[str]:
+    """Constructs ``--no-cheating`` refuses, in order of first appearance (each once)."""
+    try:
+        toks = tokenize(candidate)
+    except LexError:
+        return []
+    found: list[str] = []
+    for i, t in enumerate(toks):
+        name = ""
+        nxt = toks[i + 1].text if i + 1 < len(toks) else ""
+        if t.kind == "ident" and t.text in ("assume", "admit") and nxt == "(":
+            name = f"{t.text}(…)"
+        elif t.kind == "ident" and t.text in ("external_body", "external", "assume_specification"):
+            prev = toks[i - 1].text if i else ""
+            if t.text == "assume_specification" or prev == "::":
+                name = t.text
+        if name and name not in found:
+            found.append(name)
+    return found

@@ -1,0 +1,128 @@
+"""``veriscale evaluate`` on VeriContest: the ground truth as generations, bad answers, the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from shared_data import data_path, needs
+from veriscale.languages.verus.compile import rustc_available
+
+DATA = data_path("vericontest")
+
+pytestmark = [
+    pytest.mark.skipif(not rustc_available(), reason="rustc is not installed"),
+    needs("vericontest"),
+]
+
+
+def _score(pid: str, gens: list) -> list[dict]:
+    from veriscale.evaluate.vericontest.harness import VcEvalOptions, VcJob, run_vc_job
+
+    d = DATA / ("codeforces" if pid.startswith("cf") else "leetcode") / pid
+    return run_vc_job(VcJob("vc", str(d), pid, tuple(gens), VcEvalOptions()))
+
+
+@pytest.mark.parametrize("pid", ["lc34", "cf1006C"])
+def test_ground_truth_passes_every_task_that_needs_no_verus(pid: str) -> None:
+    from veriscale.evaluate.scoring.aggregate import Score
+    from veriscale.evaluate.vericontest.generations import VC_TASKS, ground_truth_generation
+    from veriscale.formats.vericontest.dataset import read_problem
+
+    p = read_problem(DATA / ("codeforces" if pid.startswith("cf") else "leetcode") / pid)
+    rows = _score(pid, [ground_truth_generation(p, t) for t in VC_TASKS])
+    scores = {m: r.score for row in rows for m, r in row["metrics"].items()}
+    assert rows[0]["cases"]["positives"] == 3
+    proof = {"spec_code2proof", "end2end"}
+    assert {m: s for m, s in scores.items() if m not in proof} == dict.fromkeys(
+        set(scores) - proof, Score.PASS
+    )
+    assert scores["spec_code2proof"] is Score.NOT_EVALUATED and scores["end2end"] is Score.NOT_EVALUATED
+
+
+def test_bad_answers_each_get_a_category() -> None:
+    from veriscale.evaluate.vericontest.generations import VcGeneration
+    from veriscale.formats.vericontest.dataset import read_problem
+
+    p = read_problem(DATA / "leetcode" / "lc34")
+    fn = "pub fn search_range(nums: Vec<i32>, target: i32) -> Vec<i32>"
+    answers = {
+        "empty": "",
+        "garbage": "this is not ### a program",
+        "wrong name": "struct Solution; impl Solution { pub fn find(nums: Vec<i32>, t: i32) -> Vec<i32> { vec![] } }",
+        "forbidden": f"struct Solution; impl Solution {{ {fn} {{ std::process::exit(0) }} }}",
+        "wrong output": f"struct Solution; impl Solution {{ {fn} {{ vec![-1, -1] }} }}",
+        "panic": f"struct Solution; impl Solution {{ {fn} {{ nums[nums.len()]; vec![] }} }}",
+        "loops": f"struct Solution; impl Solution {{ {fn} {{ loop {{}} }} }}",
+        "huge": f"struct Solution; impl Solution {{ {fn} {{ vec![0; 1 << 40] }} }}",
+    }
+    gens = [VcGeneration("lc34", "nl2code", i, a) for i, a in enumerate(answers.values())]
+    gens.append(VcGeneration("lc34", "nl2code", 99, "", extraction_error="unclosed_fence"))
+    gens.append(VcGeneration("lc34", "nl2spec", 0, p.spec.replace("pub fn search_range", "pub fn other")))
+    gens.append(
+        VcGeneration("lc34", "nl2spec", 1, p.spec.replace("requires", "requires nums.len() > 100,", 1))
+    )
+    gens.append(
+        VcGeneration("lc34", "spec_code2proof", 0, p.code_spec.replace("requires", "requires true,", 1))
+    )
+    # passes every example, but z3 finds a valid input it rejects (target -1000000000)
+    gens.append(VcGeneration("lc34", "nl2spec", 2, p.spec.replace("requires", "requires target >= -20,", 1)))
+    gens.append(VcGeneration("lc34", "spec_code2proof", 1, p.verified.replace("ensures", "ensures true,", 1)))
+    rows = _score("lc34", gens)
+    got = {(r["task"], r["sample"]): next(iter(r["metrics"].values())) for r in rows}
+    cats = {k: (m.score.value, m.error.value if m.error else None) for k, m in got.items()}
+    want = ["syntax_error", "syntax_error", "syntax_error", "forbidden_construct", "incorrect_output",
+            "runtime_error", "timeout", "runtime_error"]  # fmt: skip
+    assert [cats[("nl2code", i)] for i in range(len(answers))] == [("FAIL", c) for c in want]
+    assert cats[("nl2code", 99)] == ("FAIL", "extraction_failed")
+    assert cats[("nl2spec", 0)] == ("FAIL", "syntax_error")  # no function named as the problem's target
+    assert cats[("nl2spec", 1)] == ("FAIL", "precondition_mismatch")
+    assert cats[("nl2spec", 2)] == ("FAIL", "precondition_mismatch")
+    assert got[("nl2spec", 2)].where == "requires equivalence" and "(z3)" in got[("nl2spec", 2)].reason
+    assert got[("nl2spec", 2)].n_pass == 6  # the 3 examples, for the requires and the ensures
+    assert cats[("spec_code2proof", 0)] == ("FAIL", "spec_code_modified")
+    assert cats[("spec_code2proof", 1)] == ("FAIL", "spec_code_modified")
+
+
+def test_evaluate_cli_on_a_vericontest_root(tmp_path: Path) -> None:
+    from veriscale.cli.app import _load_commands, app
+    from veriscale.evaluate.vericontest.generations import ground_truth_generation
+    from veriscale.formats.vericontest.dataset import read_problem
+
+    p = read_problem(DATA / "leetcode" / "lc1004")
+    gens = tmp_path / "g.jsonl"
+    lines = [ground_truth_generation(p, t, s).to_json() for t in ("nl2code", "nl2spec") for s in (0, 1)]
+    lines.append({"task_id": "lc1004", "task": "nl2code", "sample": 2, "program": "fn main() {}"})
+    gens.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    _load_commands()
+    args = ["evaluate", "-g", str(gens), "-s", str(DATA), "-o", str(tmp_path / "out"), "--no-chart",
+            "--workers", "1", "--k", "1", "--k", "3"]  # fmt: skip
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code == 0, res.output
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text(encoding="utf-8"))
+    (entry,) = summary["results"]
+    assert entry["metrics"]["nl2code"]["passk"]["pass@1"]["lower"] == pytest.approx(2 / 3)
+    assert entry["metrics"]["nl2code"]["passk"]["pass@3"]["lower"] == 1.0
+    assert entry["metrics"]["nl2code"]["errors"] == {"syntax_error": 1}
+    assert entry["metrics"]["nl2spec"]["passk"]["pass@1"]["lower"] == 1.0
+    rows = [
+        json.loads(x) for x in (tmp_path / "out" / "results.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    assert [r["sample"] for r in rows] == [0, 1, 2] and rows[0]["kinds"] == ["nl2spec", "nl2code"]
+
+
+def test_a_codeforces_whole_program_runs_on_the_examples_stdin() -> None:
+    from veriscale.evaluate.vericontest.generations import VcGeneration
+    from veriscale.formats.vericontest.dataset import read_problem
+
+    p = read_problem(DATA / "codeforces" / "cf1006C")
+    assert p.main is not None
+    whole = p.main.replace("max_equal_outer_sum", "solve")  # no function named as the target
+    wrong = whole.replace('println!("{}", out);', 'println!("{}", out + 1);')
+    rows = _score("cf1006C", [VcGeneration("cf1006C", "nl2code", i, g) for i, g in enumerate([whole, wrong])])
+    ok, bad = (r["metrics"]["nl2code"] for r in rows)
+    assert ok.score.value == "PASS" and ok.n_pass == ok.n_tests == 3
+    assert (bad.score.value, bad.error.value) == ("FAIL", "incorrect_output") and "printed" in bad.reason
