@@ -246,7 +246,7 @@ def comparison_tables(summary: dict[str, Any]) -> list[Table]:
             title = f"pass@{k} in % (lower – upper bound)" + (f", model {model}" if model else "")
             table = Table(
                 title=title,
-                caption="(n?): samples with an UNKNOWN result; (n n/e): samples not evaluated (proofs need Lean); "
+                caption="(n?): samples with an UNKNOWN result; (n n/e): samples not evaluated (proofs need Lean or Verus); "
                 "*: includes postcondition soundness, untested here (no unexpected outputs)",
             )
             table.add_column("metric")
