@@ -16,6 +16,7 @@ import re
 import pytest
 
 from shared_data import require
+from veriscale.languages.lean.fuzz import mutate_tokens as _mutate
 from veriscale.languages.lean.native import NativeEngine, NativeTaskEngine
 from veriscale.runtime.engine import OutcomeKind
 from veriscale.runtime.limits import Limits
@@ -27,26 +28,6 @@ BACKSTOP = 600.0
 _CLOCK_REASON = re.compile(r"exceeded [0-9.e+]+ s\b")
 _FUEL_OR_DEPTH = re.compile(r"exceeded \d+ steps|recursion deeper than the limit")
 DOUBLING_FUEL_CAP = 4 << 20  # measured: 1,049,609
-
-_TOKEN = re.compile(r"\s+|[A-Za-z_\u0370-\u03ff][\w.'!?]*|\d+|\S", re.UNICODE)
-
-
-def _mutate(text: str, rng: random.Random) -> str:
-    toks = _TOKEN.findall(text)
-    idx = [i for i, t in enumerate(toks) if not t.isspace()]
-    if not idx:
-        return text
-    for _ in range(rng.randint(1, 3)):
-        i = rng.choice(idx)
-        op = rng.randrange(3)
-        if op == 0:
-            toks[i] = ""
-        elif op == 1:
-            j = rng.choice(idx)
-            toks[i], toks[j] = toks[j], toks[i]
-        else:
-            toks[i] = toks[i] + " " + toks[i]
-    return "".join(toks)
 
 
 def _tasks():
