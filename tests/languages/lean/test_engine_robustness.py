@@ -164,3 +164,18 @@ def test_doubling_a_list_with_append_stops_at_the_size_limit() -> None:
     assert out.kind is OutcomeKind.TIMEOUT and "exceeds the limit 1000000" in out.reason, out
     # the lists built before the refusal hold about 2^20 elements in all: work of that order, not 2^40
     assert te.fuel_spent <= DOUBLING_FUEL_CAP, te.fuel_spent
+
+
+def test_a_postponed_term_that_never_elaborates_ends_with_a_reason() -> None:
+    """Found by the corpus fuzz: a membership binder over a numeral is postponed, and each retry made
+    a fresh numeral meta that the defaulting step then "fixed" — progress without end. A failed retry
+    now discards its metas' defaults, as Lean restores the whole metavariable context."""
+    te = NativeTaskEngine(
+        fn_name="f",
+        params=[("n", NAT)],
+        ret=NAT,
+        sections={"precond": "  ∀ d ∈ 0, d = n", "code": "  n", "postcond": "  True"},
+        limits=Limits(fuel=100_000, seconds=BACKSTOP),
+    )
+    v = te.precondition({"n": 3})
+    assert v.is_unknown and "collection in ∈ is not known" in v.reason, v

@@ -76,7 +76,7 @@ FUZZ_BACKSTOP = 120.0
 _CLOCK_REASON = re.compile(r"exceeded [0-9.e+]+ s\b")
 
 
-def fuzz_corpus(n_variants: int, seed: int) -> dict[str, Any]:
+def fuzz_corpus(n_variants: int, seed: int, progress: Any = None) -> dict[str, Any]:
     """Run ``n_variants`` token-corrupted corpus samples (one field each) on their task's first test:
     precondition, run and postcondition. Returns counts of verdicts/outcomes and the offending calls:
     internal errors, calls stopped by the clock, UNKNOWN/non-value results without a reason."""
@@ -105,8 +105,10 @@ def fuzz_corpus(n_variants: int, seed: int) -> dict[str, Any]:
             expected = decode(task.signature.return_type, tc.expected, structs=task.structs)
         except DecodeError:
             continue
-        te = engine.for_task(task, overrides=overrides)
         where = f"{task.id} #{s['sample']} {part}"
+        if progress is not None:
+            progress(variants, where, overrides[part])
+        te = engine.for_task(task, overrides=overrides)
         for call, v in (
             ("precond", te.precondition(inputs)),
             ("postcond", te.postcondition(inputs, expected)),

@@ -248,12 +248,16 @@ class Elaborator(SpecialsMixin, PatternsMixin, DoMixin):
         progress = False
         for p in pending:
             mark = self.mc.mark()
+            dlen = len(self.mc.defaults)
             plen = len(self.postponed)
             try:
                 self._resume(p)
                 progress = True
             except Postpone:
+                # as Lean restores the whole metavariable context: the attempt's fresh numeral
+                # metas must not be defaulted later (that "progress" re-ran the attempt forever)
                 self.mc.rollback(mark)
+                self.mc.drop_defaults_since(dlen)
                 del self.postponed[plen:]
                 self.postponed.append(p)
         return progress
