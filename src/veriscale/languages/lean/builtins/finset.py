@@ -138,6 +138,12 @@ def fsdiff(s: tuple, t: tuple) -> tuple:
     return tuple(x for x in s if not bcontains(t, x))
 
 
+@define("Finset.Subset", "Finset α → Finset α → Prop", "s t")
+def fsubset(s: tuple, t: tuple) -> bool:
+    limits.charge(len(s) * len(t))  # the pairwise comparisons the registry does not see
+    return all(bcontains(t, x) for x in s)
+
+
 @define("Finset.Nonempty", "Finset α → Prop", "s")
 def nonempty(s: tuple) -> bool:
     return bool(s)

@@ -1074,6 +1074,15 @@ class Elaborator(SpecialsMixin, PatternsMixin, DoMixin):
                 raise Unsupported(f"operator {op} on {self.show(r)}", e.pos)
             fn = f"{r.name}.{notation.SET_OPS[op]}"
             return self.elab(notation.call(fn, [NodeExpr(lhs), e.rhs], e.pos), expected, sc)
+        if op in notation.LATTICE_OPS:
+            lhs = self.elab(e.lhs, expected, sc)
+            r = self.mc.resolve(lhs.ty)
+            if is_meta(r):
+                self.postpone(f"type of the left operand of {op} is not known", e.pos)
+            if not isinstance(r, TCon) or r.name not in ("Nat", "Int"):
+                raise Unsupported(f"operator {op} on {self.show(r)}", e.pos)
+            fn = notation.LATTICE_OPS[op]
+            return self.elab(notation.call(fn, [NodeExpr(lhs), e.rhs], e.pos), expected, sc)
         raise Unsupported(f"operator {op}", e.pos)
 
     def compose(self, e: A.BinOp, expected: Type | None, sc: Scope) -> ir.Node:
