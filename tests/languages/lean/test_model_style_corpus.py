@@ -59,6 +59,12 @@ def test_bad_corpus_text_is_reported_with_its_line() -> None:
         _build_module().parse("=== verina_basic_1 #0 spec\n-- lean: x\nstray\n")
 
 
+def test_a_sample_number_used_twice_is_reported_with_both_lines() -> None:
+    text = "=== verina_basic_1 #0 spec\n[precond]\nTrue\n=== verina_basic_1 #0 code\n[code]\na\n"
+    with pytest.raises(ValueError, match=r"corpus.txt:4: sample verina_basic_1 #0 already at line 1"):
+        _build_module().parse(text)
+
+
 def _verina_tasks() -> dict:
     if not DATA.is_dir():
         pytest.skip(f"shared Verina data not found at {DATA}")
