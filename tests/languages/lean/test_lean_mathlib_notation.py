@@ -70,6 +70,10 @@ def _prop(text: str, n: int) -> Truth:
         ("1 + n ⊔ 4 = 5", 0, True),  # ⊔ (68) binds tighter than + (65)
         ("(1 ⊔ 2 ⊓ 0 : Int) = 1", 0, True),  # ⊓ (69) tighter than ⊔
         ("Nat.log 2 8 = 3 ∧ Nat.log 2 7 = 2 ∧ Nat.log 10 0 = 0 ∧ Nat.log 1 5 = 0", 0, True),
+        ("Nat.divisors 12 = [1, 2, 3, 4, 6, 12].toFinset ∧ Nat.divisors 0 = [].toFinset", 0, True),
+        ("(Nat.divisors 36).card = 9 ∧ ∑ d ∈ Nat.properDivisors 28, d = 28", 0, True),
+        ("n.toNat ∈ Nat.divisors 7 ∧ Nat.properDivisors 1 = [].toFinset", 7, True),
+        ("n.toNat ∈ Nat.properDivisors 7", 7, False),
         ("[1, 1, 2, 3, 3].splitBy (· == ·) = [[1, 1], [2], [3, 3]]", 0, True),
         (
             "[1, 2, 3, 2, 3].groupBy (· < ·) = [[1, 2, 3], [2, 3]] ∧ ([] : List Int).splitBy (· == ·) = []",
