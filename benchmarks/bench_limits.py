@@ -31,6 +31,7 @@ from typing import Any
 from veriscale.languages.lean.builtins import load_all, lookup, ops
 from veriscale.languages.lean.builtins.optional import invoke
 from veriscale.languages.lean.errors import LeanParseError, LimitExceeded
+from veriscale.languages.lean.fuzz import mutate_tokens as _mutate
 from veriscale.languages.lean.lexer import tokenize
 from veriscale.languages.lean.native import NativeEngine, NativeTaskEngine
 from veriscale.languages.lean.parser import parse_expr, parse_module
@@ -43,7 +44,6 @@ REPO = Path(__file__).resolve().parent.parent
 EXPR_SECTIONS = ("precond", "postcond", "code")
 MODULE_SECTIONS = ("precond_aux", "postcond_aux", "code_aux", "solution_aux", "task_aux")
 _SECTION = re.compile(r"-- !benchmark @start (\S+)[^\n]*\n(.*?)-- !benchmark @end \1", re.S)
-_TOKEN = re.compile(r"\s+|[A-Za-z_\u0370-\u03ff][\w.'!?]*|\d+|\S", re.UNICODE)
 
 
 def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
@@ -177,24 +177,6 @@ def bench_engine() -> None:
     )
     dt, v = _timed(lambda: te.postcondition({"n": 10**24}, True))
     print(f"∃ i, i * i = 10^24: {dt * 1000:.1f} ms, {v.truth.name}  [test_lean_unbounded inverted]")
-
-
-def _mutate(text: str, rng: random.Random) -> str:
-    toks = _TOKEN.findall(text)
-    idx = [i for i, t in enumerate(toks) if not t.isspace()]
-    if not idx:
-        return text
-    for _ in range(rng.randint(1, 3)):
-        i = rng.choice(idx)
-        op = rng.randrange(3)
-        if op == 0:
-            toks[i] = ""
-        elif op == 1:
-            j = rng.choice(idx)
-            toks[i], toks[j] = toks[j], toks[i]
-        else:
-            toks[i] = toks[i] + " " + toks[i]
-    return "".join(toks)
 
 
 def bench_fuzz(verina: Path, n: int) -> None:

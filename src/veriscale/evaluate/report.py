@@ -12,6 +12,8 @@ Summary semantics (per suite and model, per metric):
   unexpected outputs, flagged with ``note``).
 * ``wall_seconds`` per suite is the wall-clock time of each kind's phase
   (cf. the paper's Table 2).
+* ``engine_gaps`` (whole run) counts the reasons behind engine-caused UNKNOWN
+  results per task kind and gap kind (``evaluate.gaps``).
 
 The chart draws, for the first k, one group of bars per metric and one bar
 per suite: the bar is the lower bound, the whisker reaches the upper bound
@@ -28,6 +30,7 @@ from typing import Any
 
 from rich.table import Table
 
+from .gaps import engine_gaps_by_kind, gaps_json
 from .harness import EvaluationRun
 from .scoring.aggregate import MetricResult, Score
 from .scoring.errors import LABELS, ErrorCategory
@@ -175,6 +178,7 @@ def summarize(run: EvaluationRun) -> dict[str, Any]:
         "error_categories": {c.value: LABELS[c] for c in ErrorCategory},
         "suites": suites,
         "results": entries,
+        "engine_gaps": gaps_json(engine_gaps_by_kind(r.to_json() for r in run.results)),
         "warnings": list(run.warnings),
     }
 

@@ -16,6 +16,7 @@ import re
 import pytest
 
 from shared_data import require
+from veriscale.languages.lean.fuzz import mutate_tokens as _mutate
 from veriscale.languages.lean.native import NativeEngine, NativeTaskEngine
 from veriscale.runtime.engine import OutcomeKind
 from veriscale.runtime.limits import Limits
@@ -27,26 +28,6 @@ BACKSTOP = 600.0
 _CLOCK_REASON = re.compile(r"exceeded [0-9.e+]+ s\b")
 _FUEL_OR_DEPTH = re.compile(r"exceeded \d+ steps|recursion deeper than the limit")
 DOUBLING_FUEL_CAP = 4 << 20  # measured: 1,049,609
-
-_TOKEN = re.compile(r"\s+|[A-Za-z_\u0370-\u03ff][\w.'!?]*|\d+|\S", re.UNICODE)
-
-
-def _mutate(text: str, rng: random.Random) -> str:
-    toks = _TOKEN.findall(text)
-    idx = [i for i, t in enumerate(toks) if not t.isspace()]
-    if not idx:
-        return text
-    for _ in range(rng.randint(1, 3)):
-        i = rng.choice(idx)
-        op = rng.randrange(3)
-        if op == 0:
-            toks[i] = ""
-        elif op == 1:
-            j = rng.choice(idx)
-            toks[i], toks[j] = toks[j], toks[i]
-        else:
-            toks[i] = toks[i] + " " + toks[i]
-    return "".join(toks)
 
 
 def _tasks():
@@ -183,3 +164,18 @@ def test_doubling_a_list_with_append_stops_at_the_size_limit() -> None:
     assert out.kind is OutcomeKind.TIMEOUT and "exceeds the limit 1000000" in out.reason, out
     # the lists built before the refusal hold about 2^20 elements in all: work of that order, not 2^40
     assert te.fuel_spent <= DOUBLING_FUEL_CAP, te.fuel_spent
+
+
+def test_a_postponed_term_that_never_elaborates_ends_with_a_reason() -> None:
+    """Found by the corpus fuzz: a membership binder over a numeral is postponed, and each retry made
+    a fresh numeral meta that the defaulting step then "fixed" — progress without end. A failed retry
+    now discards its metas' defaults, as Lean restores the whole metavariable context."""
+    te = NativeTaskEngine(
+        fn_name="f",
+        params=[("n", NAT)],
+        ret=NAT,
+        sections={"precond": "  ∀ d ∈ 0, d = n", "code": "  n", "postcond": "  True"},
+        limits=Limits(fuel=100_000, seconds=BACKSTOP),
+    )
+    v = te.precondition({"n": 3})
+    assert v.is_unknown and "collection in ∈ is not known" in v.reason, v

@@ -62,6 +62,24 @@ def _prop(text: str, n: int) -> Truth:
         ("[1, 2, 3].scanl (· + ·) 0 = [0, 1, 3, 6]", 0, True),
         ("Nat.Coprime 8 15 ∧ ¬ Nat.Coprime 8 12", 0, True),
         ("[1, 2] ∪ [2, 3] = [1, 2, 3] ∧ [1, 2, 3] ∩ [3, 1] = [1, 3]", 0, True),
+        ("[3, 1, 3] ⊆ [1, 2, 3] ∧ ([] : List Int) ⊆ []", 0, True),
+        ("[n, 4] ⊆ [1, 2, 3]", 1, False),
+        ("[[1], [2]] ⊆ [[2], [1]] ∧ Finset.range 3 ⊆ Finset.range 4", 0, True),
+        ("Finset.range 5 ⊆ Finset.range 4", 0, False),
+        ("n ⊔ 2 = 2 ∧ n ⊓ 2 = n", -3, True),
+        ("1 + n ⊔ 4 = 5", 0, True),  # ⊔ (68) binds tighter than + (65)
+        ("(1 ⊔ 2 ⊓ 0 : Int) = 1", 0, True),  # ⊓ (69) tighter than ⊔
+        ("Nat.log 2 8 = 3 ∧ Nat.log 2 7 = 2 ∧ Nat.log 10 0 = 0 ∧ Nat.log 1 5 = 0", 0, True),
+        ("Nat.divisors 12 = [1, 2, 3, 4, 6, 12].toFinset ∧ Nat.divisors 0 = [].toFinset", 0, True),
+        ("(Nat.divisors 36).card = 9 ∧ ∑ d ∈ Nat.properDivisors 28, d = 28", 0, True),
+        ("n.toNat ∈ Nat.divisors 7 ∧ Nat.properDivisors 1 = [].toFinset", 7, True),
+        ("n.toNat ∈ Nat.properDivisors 7", 7, False),
+        ("[1, 1, 2, 3, 3].splitBy (· == ·) = [[1, 1], [2], [3, 3]]", 0, True),
+        (
+            "[1, 2, 3, 2, 3].groupBy (· < ·) = [[1, 2, 3], [2, 3]] ∧ ([] : List Int).splitBy (· == ·) = []",
+            0,
+            True,
+        ),
     ],
 )
 def test_notation_values(text: str, n: int, want: bool) -> None:
@@ -70,7 +88,16 @@ def test_notation_values(text: str, n: int, want: bool) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["a <+ b ∧ c <:+: d", "a ~ b", "x <|> y <|> z", "s ∪ t ∩ u", "s \\ t", "a ∣ b"],
+    [
+        "a <+ b ∧ c <:+: d",
+        "a ~ b",
+        "x <|> y <|> z",
+        "s ∪ t ∩ u",
+        "s \\ t",
+        "a ∣ b",
+        "s ⊆ t ∪ u",
+        "a ⊔ b ⊓ c + d",
+    ],
 )
 def test_notation_round_trips_through_the_printer(text: str) -> None:
     e = parse_expr(text)
@@ -85,3 +112,22 @@ def test_big_operator_is_finset_sum() -> None:
 
 def test_finset_type_in_signatures() -> None:
     assert parse_type("Finset Int") == parse_type("Finset Int")
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("[true] ⊔ [false] = [true]", "operator ⊔ on List Bool"),  # not a lattice Lean knows here
+        ('"a" ⊆ "ab"', "operator ⊆ on String"),
+    ],
+)
+def test_notation_on_other_types_is_unsupported(text: str, reason: str) -> None:
+    te = NativeTaskEngine(
+        fn_name="f",
+        params=[("n", INT)],
+        ret=BOOL,
+        sections={"precond": "  True", "code": "  true", "postcond": "  " + text},
+        limits=Limits(seconds=10.0),
+    )
+    v = te.postcondition({"n": 0}, True)
+    assert v.is_unknown and reason in v.reason, v

@@ -8,6 +8,7 @@ operation exposes the order: ``Finset.toList`` is noncomputable in Lean and not 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from veriscale.runtime import limits
@@ -55,6 +56,26 @@ def list_to_finset(xs: tuple) -> tuple:
 def frange(n: int) -> tuple:
     limits.current().check_size(n)
     return tuple(range(n))
+
+
+def _divisors(n: int) -> tuple:
+    """Mathlib's ``Nat.divisors n``: ``{d ∈ Ico 1 (n + 1) | d ∣ n}`` (so ``divisors 0 = ∅``), found by
+    trial division up to ``√n`` (one step charged per trial)."""
+    r = math.isqrt(n)
+    limits.charge(r)
+    small = [d for d in range(1, r + 1) if n % d == 0]
+    return tuple(sorted({*small, *(n // d for d in small)}))
+
+
+@define("Nat.divisors", "Nat → Finset Nat", "n")
+def divisors(n: int) -> tuple:
+    return _divisors(n)
+
+
+@define("Nat.properDivisors", "Nat → Finset Nat", "n")
+def proper_divisors(n: int) -> tuple:
+    """``{d ∈ Ico 1 n | d ∣ n}``: the divisors without ``n`` itself."""
+    return tuple(d for d in _divisors(n) if d < n)
 
 
 def _interval(lo: Any, hi: Any, lo_open: bool, hi_open: bool) -> tuple:
@@ -136,6 +157,12 @@ def finter(s: tuple, t: tuple) -> tuple:
 @define("Finset.sdiff", "Finset α → Finset α → Finset α", "s t")
 def fsdiff(s: tuple, t: tuple) -> tuple:
     return tuple(x for x in s if not bcontains(t, x))
+
+
+@define("Finset.Subset", "Finset α → Finset α → Prop", "s t")
+def fsubset(s: tuple, t: tuple) -> bool:
+    limits.charge(len(s) * len(t))  # the pairwise comparisons the registry does not see
+    return all(bcontains(t, x) for x in s)
 
 
 @define("Finset.Nonempty", "Finset α → Prop", "s")

@@ -705,6 +705,37 @@ def is_infix(xs: tuple, ys: tuple) -> bool:
     return any(ops.beq(xs, ys[i : i + n]) for i in range(len(ys) - n + 1))
 
 
+@define("List.Subset", "List α → List α → Prop", "l₁ l₂")
+def subset(xs: tuple, ys: tuple) -> bool:
+    """``l₁ ⊆ l₂``: every member of ``l₁`` is a member of ``l₂`` (decidable with ``DecidableEq``)."""
+    if hashable_scalars(xs) and hashable_scalars(ys):
+        return set(xs) <= set(ys)
+    limits.charge(len(xs) * len(ys))  # the pairwise comparisons the registry does not see
+    return all(bcontains(ys, x) for x in xs)
+
+
+@define("List.splitBy", "(α → α → Bool) → List α → List (List α)", "R l")
+def split_by(r: Any, xs: tuple) -> tuple:
+    """Core's ``splitBy``: maximal runs in which ``R`` holds of each element and the next one."""
+    g = fn2(r)
+    out: list[tuple] = []
+    run: list[Any] = []
+    for x in xs:
+        if run and not g(run[-1], x):
+            out.append(tuple(run))
+            run = []
+        run.append(x)
+    if run:
+        out.append(tuple(run))
+    return tuple(out)
+
+
+@define("List.groupBy", "(α → α → Bool) → List α → List (List α)", "R l")
+def group_by(r: Any, xs: tuple) -> tuple:
+    """``groupBy``, the former name of ``splitBy`` (same definition)."""
+    return split_by(r, xs)
+
+
 def _is_perm(xs: tuple, ys: tuple) -> bool:
     if len(xs) != len(ys):
         return False

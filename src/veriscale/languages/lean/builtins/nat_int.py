@@ -121,6 +121,17 @@ def log2(n: int) -> int:
     return n.bit_length() - 1 if n > 0 else 0
 
 
+@define("Nat.log", "Nat → Nat → Nat", "b n")
+def nat_log(b: int, n: int) -> int:
+    """Mathlib's ``Nat.log b n``: ``if b ≤ n ∧ 1 < b then log b (n / b) + 1 else 0`` — the largest
+    ``k`` with ``b ^ k ≤ n`` for ``b > 1`` and ``n ≥ 1``; ``0`` otherwise."""
+    k = 0
+    while 1 < b <= n:
+        n //= b
+        k += 1
+    return k
+
+
 @define("Nat.sqrt", "Nat → Nat", "n")
 def sqrt(n: int) -> int:
     return math.isqrt(n)

@@ -248,12 +248,16 @@ class Elaborator(SpecialsMixin, PatternsMixin, DoMixin):
         progress = False
         for p in pending:
             mark = self.mc.mark()
+            dlen = len(self.mc.defaults)
             plen = len(self.postponed)
             try:
                 self._resume(p)
                 progress = True
             except Postpone:
+                # as Lean restores the whole metavariable context: the attempt's fresh numeral
+                # metas must not be defaulted later (that "progress" re-ran the attempt forever)
                 self.mc.rollback(mark)
+                self.mc.drop_defaults_since(dlen)
                 del self.postponed[plen:]
                 self.postponed.append(p)
         return progress
@@ -1069,6 +1073,15 @@ class Elaborator(SpecialsMixin, PatternsMixin, DoMixin):
             if not isinstance(r, TCon) or r.name not in ("List", "Finset"):
                 raise Unsupported(f"operator {op} on {self.show(r)}", e.pos)
             fn = f"{r.name}.{notation.SET_OPS[op]}"
+            return self.elab(notation.call(fn, [NodeExpr(lhs), e.rhs], e.pos), expected, sc)
+        if op in notation.LATTICE_OPS:
+            lhs = self.elab(e.lhs, expected, sc)
+            r = self.mc.resolve(lhs.ty)
+            if is_meta(r):
+                self.postpone(f"type of the left operand of {op} is not known", e.pos)
+            if not isinstance(r, TCon) or r.name not in ("Nat", "Int"):
+                raise Unsupported(f"operator {op} on {self.show(r)}", e.pos)
+            fn = notation.LATTICE_OPS[op]
             return self.elab(notation.call(fn, [NodeExpr(lhs), e.rhs], e.pos), expected, sc)
         raise Unsupported(f"operator {op}", e.pos)
 

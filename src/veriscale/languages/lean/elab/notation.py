@@ -8,15 +8,17 @@ so rewriting the operator to the application is exactly Lean's reading:
 * ``a ∣ b`` (``Dvd.dvd`` on Nat/Int) → ``b % a = 0``: for ``a = 0`` both say ``b = 0``, since
   Lean's ``b % 0 = b`` (``Nat.mod``, ``Int.emod``); otherwise it is the definition of divisibility;
 * ``a <|> b`` on ``Option`` (``HOrElse.hOrElse``, ``b`` lazy) → ``match a with | none => b | r => r``;
-* ``s ∪ t``, ``s ∩ t``, ``s \\ t`` → ``T.union``/``T.inter``/``T.sdiff`` of the left operand's type
-  ``T`` (``List``/``Finset``), the instances Lean finds for ``Union``/``Inter``/``SDiff``.
+* ``s ∪ t``, ``s ∩ t``, ``s \\ t``, ``s ⊆ t`` → ``T.union``/``T.inter``/``T.sdiff``/``T.Subset`` of the
+  left operand's type ``T`` (``List``/``Finset``), the instances Lean finds for ``Union``/``Inter``/
+  ``SDiff``/``HasSubset``;
+* ``a ⊔ b``, ``a ⊓ b`` on ``Nat``/``Int`` → ``max a b``/``min a b`` (any other type: unsupported).
 """
 
 from __future__ import annotations
 
 from .. import ast as A
 
-__all__ = ["SET_OPS", "STRUCTURAL_OPS", "dvd", "or_else"]
+__all__ = ["LATTICE_OPS", "SET_OPS", "STRUCTURAL_OPS", "dvd", "or_else"]
 
 STRUCTURAL_OPS = {
     "<+": "List.Sublist",
@@ -26,7 +28,11 @@ STRUCTURAL_OPS = {
     "~": "List.Perm",
 }
 
-SET_OPS = {"∪": "union", "∩": "inter", "\\": "sdiff"}
+SET_OPS = {"∪": "union", "∩": "inter", "\\": "sdiff", "⊆": "Subset"}
+
+# Mathlib's ``infixl:68 " ⊔ " => Max.max`` and ``infixl:69 " ⊓ " => Min.min``; taken only on Nat and
+# Int, whose ``max``/``min`` are the lattice operations (a linear order's sup/inf)
+LATTICE_OPS = {"⊔": "max", "⊓": "min"}
 
 
 def call(name: str, args: list[A.Expr], pos: A.Pos) -> A.Expr:

@@ -75,6 +75,13 @@ class MetaCtx:
             name = self.trail.pop()
             del self.subst[name]
 
+    def drop_defaults_since(self, n: int) -> None:
+        """Forget the numeral defaults recorded after the first ``n`` (a failed attempt's, whose
+        metavariables are discarded with it): defaults only grow by insertion, in order."""
+        if len(self.defaults) > n:
+            for name in list(self.defaults)[n:]:
+                del self.defaults[name]
+
     def assign(self, name: str, t: Type) -> None:
         self.subst[name] = t
         self.trail.append(name)
