@@ -157,6 +157,19 @@ class VeriContestTaskEngine:
             self._compiled = ck if ck is not None and ck.ok else False
         return self._compiled or None
 
+    def _python_useful(self, got: Verdict | None) -> bool:
+        """Should the Python evaluator try a case the compiled checker left UNKNOWN (or never saw)?
+
+        No when the checker translated every clause and ran out of its step budget or recursion
+        depth: the Python evaluator enumerates the same bounded domains with far less fuel (its fuel
+        is ``SPEC_FUEL``, the checker's 200 M steps), so it would only burn its own budget and end
+        UNKNOWN too. Any other UNKNOWN (an untranslated clause, a value the checker does not model,
+        an integer beyond i128) goes to the Python evaluator."""
+        if got is None or not got.is_unknown:
+            return got is None
+        ck = self.compiled()
+        return not (ck is not None and ck.checker.complete and got.category == "timeout")
+
     def _compiled_verdicts(self, inputs: Mapping[str, Any], output: Any, with_output: bool) -> Any:
         ck = self.compiled()
         if ck is None:
@@ -179,7 +192,7 @@ class VeriContestTaskEngine:
         if spec is None:
             return Verdict.unknown(f"spec does not load: {self._spec_error}", "parse")
         got = self._compiled_verdicts(inputs, None, False)
-        if got is not None and not got[0].is_unknown:
+        if got is not None and not self._python_useful(got[0]):
             return got[0]
         return self._python_pre(inputs)
 
@@ -195,7 +208,7 @@ class VeriContestTaskEngine:
         if spec is None:
             return Verdict.unknown(f"spec does not load: {self._spec_error}", "parse")
         got = self._compiled_verdicts(inputs, output, True)
-        if got is not None and got[1] is not None and not got[1].is_unknown:
+        if got is not None and got[1] is not None and not self._python_useful(got[1]):
             return got[1]
         return self._python_post(inputs, output)
 
@@ -266,13 +279,16 @@ class VeriContestTaskEngine:
         """Batched: one compiled-checker run for all rows; the Python evaluator where it is UNKNOWN."""
         got = self._compiled_batch([(r, None) for r in rows], False)
         return [
-            g[0] if g is not None and not g[0].is_unknown else self._python_pre(r) for r, g in zip(rows, got)
+            g[0] if g is not None and not self._python_useful(g[0]) else self._python_pre(r)
+            for r, g in zip(rows, got)
         ]
 
     def postconditions(self, pairs: Sequence[tuple[Mapping[str, Any], Any]]) -> list[Verdict]:
         got = self._compiled_batch(pairs, True)
         return [
-            g[1] if g is not None and g[1] is not None and not g[1].is_unknown else self._python_post(i, o)
+            g[1]
+            if g is not None and g[1] is not None and not self._python_useful(g[1])
+            else self._python_post(i, o)
             for (i, o), g in zip(pairs, got)
         ]
 
