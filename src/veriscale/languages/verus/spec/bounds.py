@@ -20,8 +20,10 @@ enumerating only values within all bounds is sound for all three kinds.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from veriscale.values.types import TCon, Type
 
@@ -527,9 +529,40 @@ def _replace_len(e: Expr, x: str) -> Expr:
     return e
 
 
-def _elem_relations(atoms: list[Expr], x: str, inline: Inliner | None) -> list[tuple[str, Expr, Expr, bool]]:
-    """Relations on ``x[j]`` (renamed ``x#elem``) from ``forall|j| 0 <= j < x.len() ==> …`` conjuncts."""
+def _unlined(e: Any) -> Any:
+    """``e`` with every ``line`` set to 0 (for comparing expressions by structure)."""
+    if isinstance(e, tuple):
+        return tuple(_unlined(v) for v in e)
+    if not dataclasses.is_dataclass(e) or isinstance(e, type):
+        return e
+    changes = {
+        f.name: (0 if f.name == "line" else _unlined(getattr(e, f.name))) for f in dataclasses.fields(e)
+    }
+    return dataclasses.replace(e, **changes)
+
+
+def _len_caps(len_rels: list[tuple[str, Expr, Expr, bool]], x: str) -> list[Any]:
+    """Expressions ``e`` (line-free) with a conjunct ``x.len() == e``, ``x.len() <= e`` or ``x.len() < e``:
+    a guard ``0 <= j < e`` then covers every index of ``x``."""
+    lname = len_name(x)
+    out: list[Any] = []
+    for kind, a, b, _strict in len_rels:
+        a_len = isinstance(a, Path) and a.name == lname
+        b_len = isinstance(b, Path) and b.name == lname
+        if a_len and not b_len and lname not in free_vars(b):
+            out.append(_unlined(b))
+        elif kind == "eq" and b_len and not a_len and lname not in free_vars(a):
+            out.append(_unlined(a))
+    return out
+
+
+def _elem_relations(
+    atoms: list[Expr], x: str, inline: Inliner | None, caps: list[Any] | None = None
+) -> list[tuple[str, Expr, Expr, bool]]:
+    """Relations on ``x[j]`` (renamed ``x#elem``) from ``forall|j| 0 <= j < x.len() ==> …`` conjuncts
+    (or ``0 <= j < e`` where ``caps`` says ``x.len() <= e``: the guard still covers every element)."""
     out: list[tuple[str, Expr, Expr, bool]] = []
+    caps = caps or []
     elem = Path((f"{x}#elem",))
     for a in atoms:
         if not (isinstance(a, Quant) and a.kind == "forall" and len(a.binders) == 1):
@@ -545,7 +578,10 @@ def _elem_relations(atoms: list[Expr], x: str, inline: Inliner | None) -> list[t
             and ante.ops in (("<=", "<"),)
             and isinstance(ante.operands[0], Lit) and ante.operands[0].value == 0
             and isinstance(ante.operands[1], Path) and ante.operands[1].name == j
-            and isinstance(ante.operands[2], Path) and ante.operands[2].name == len_name(x)
+            and (
+                (isinstance(ante.operands[2], Path) and ante.operands[2].name == len_name(x))
+                or (j not in free_vars(ante.operands[2]) and _unlined(ante.operands[2]) in caps)
+            )
         ):  # fmt: skip
             continue
 
@@ -601,7 +637,11 @@ def _plan_quantifier(q: Quant, inline: Inliner | None) -> list[BinderPlan]:
         lp.type = TCon("nat")
         ename = f"{x}#elem"
         ep = _derive(
-            ename, [*names, lname, ename], _elem_relations(atoms, x, inline), allowed | {lname}, None
+            ename,
+            [*names, lname, ename],
+            _elem_relations(atoms, x, inline, _len_caps(len_rels, x)),
+            allowed | {lname},
+            None,
         )
         ep.type = t.args[0]  # type: ignore[union-attr]
         plans[k].length = lp
