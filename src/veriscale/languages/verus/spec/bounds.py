@@ -604,6 +604,57 @@ def _elem_relations(
     return out
 
 
+def _is_index_of(e: Expr, x: str, j: str) -> bool:
+    e = _strip_int_cast(e)
+    return isinstance(e, Index) and _is_seq_var(e.obj, x) and isinstance(e.index, Path) and e.index.name == j
+
+
+def _has_distinct(atoms: list[Expr], x: str) -> bool:
+    """Is there a conjunct ``forall|k, l| 0 <= k < l < x.len() ==> x[k] != x[l]`` (also ``<``/``>``:
+    strictly monotone sequences are pairwise distinct)?"""
+    for a in atoms:
+        if not (isinstance(a, Quant) and a.kind == "forall" and len(a.binders) == 2):
+            continue
+        body = a.body
+        if not (isinstance(body, Binary) and body.op == "==>"):
+            continue
+        ante, concl = _replace_len(body.lhs, x), body.rhs
+        if not (
+            isinstance(ante, Chain) and ante.ops == ("<=", "<", "<")
+            and isinstance(ante.operands[0], Lit) and ante.operands[0].value == 0
+            and isinstance(ante.operands[3], Path) and ante.operands[3].name == len_name(x)
+            and isinstance(ante.operands[1], Path) and isinstance(ante.operands[2], Path)
+        ):  # fmt: skip
+            continue
+        k, m = ante.operands[1].name, ante.operands[2].name
+        if {k, m} != {n for n, _ in a.binders} or k == m:
+            continue
+        if (
+            isinstance(concl, Chain) and len(concl.ops) == 1 and concl.ops[0] in ("!=", "<", ">")
+            and {_is_index_of(concl.operands[0], x, k), _is_index_of(concl.operands[1], x, m)} == {True}
+        ) or (
+            isinstance(concl, Chain) and len(concl.ops) == 1 and concl.ops[0] in ("!=", "<", ">")
+            and {_is_index_of(concl.operands[0], x, m), _is_index_of(concl.operands[1], x, k)} == {True}
+        ):  # fmt: skip
+            return True
+    return False
+
+
+def _distinct_cap(ep: BinderPlan, lname: str, banned: set[str]) -> Expr | None:
+    """Pairwise distinct elements within ``[lo, hi]`` (bounds free of the length and of later binders):
+    the length is at most ``hi - lo + 1`` (pigeonhole)."""
+    los = [(b, st) for b, st in ep.lowers if not (free_vars(b) & (banned | {lname}))]
+    his = [
+        (b, st)
+        for b, st in ep.uppers
+        if not (free_vars(b) & (banned | {lname})) and all(b is not n for n, _ in ep.nonneg_only)
+    ]
+    if not los or not his:
+        return None
+    (lo, slo), (hi, shi) = los[0], his[0]
+    return Binary("+", Binary("-", hi, lo), Lit(1 - int(slo) - int(shi), "int"))
+
+
 def _is_seq_type(t: Type) -> bool:
     return isinstance(t, TCon) and t.name in ("Seq", "Vec") and len(t.args) == 1
 
@@ -644,6 +695,10 @@ def _plan_quantifier(q: Quant, inline: Inliner | None) -> list[BinderPlan]:
             None,
         )
         ep.type = t.args[0]  # type: ignore[union-attr]
+        if _has_distinct(atoms, x):
+            cap = _distinct_cap(ep, lname, set(names) - allowed)
+            if cap is not None:
+                lp.uppers.append((cap, False))
         plans[k].length = lp
         plans[k].elem = ep
         plans[k].perm_of = _perm_sources(atoms, x, set(names) - allowed)
