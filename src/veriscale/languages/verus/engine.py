@@ -40,7 +40,7 @@ from .spec import SpecLoadError, SpecProgram
 
 __all__ = ["SPEC_BACKSTOP_SECONDS", "SPEC_FUEL", "VeriContestEngine", "VeriContestTaskEngine", "outcome_of"]
 
-SPEC_FUEL = 2_000_000  # steps (quantifier instances + spec fn calls) of one Python-side check
+SPEC_FUEL = 300_000  # steps (quantifier instances + spec fn calls) of one Python-side check
 SPEC_BACKSTOP_SECONDS = 120.0
 
 Problem = Any  # a VeriContest problem (formats.vericontest): spec, code, signatures, examples
