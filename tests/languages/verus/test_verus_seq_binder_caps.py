@@ -1,5 +1,6 @@
-"""Sequence binders whose length is capped indirectly: a guard ``0 <= j < n`` with ``s.len() == n``,
-and pairwise distinct elements in a finite range (pigeonhole). Both must decide, both ways."""
+"""Binders bounded indirectly: a Seq binder's guard ``0 <= j < n`` with ``s.len() == n``, pairwise
+distinct elements in a finite range (pigeonhole), the negated consequent of a ``forall``. Each must
+decide, both ways."""
 
 from __future__ import annotations
 
@@ -73,3 +74,16 @@ def test_distinct_elements_in_a_range_cap_the_length() -> None:
     assert prog.ensures_verdict({"s": s}, 10).truth.value == "TRUE"
     assert prog.ensures_verdict({"s": s}, 9).truth.value == "FALSE"
     assert prog.ensures_verdict({"s": s}, 14).truth.value == "FALSE"
+
+
+def test_negated_consequent_bounds_a_one_sided_binder() -> None:
+    # forall m > 0 with m % n == 0 ==> r <= m: only m < r can be a counterexample
+    prog = _spec(
+        "",
+        "pub fn f(n: i32) -> (r: i32)",
+        """ensures
+            r > 0, r % 2 == 0, r % (n as int) == 0,
+            forall |m: int| m > 0 && m % 2 == 0 && m % (n as int) == 0 ==> r as int <= m,""",
+    )
+    assert prog.ensures_verdict({"n": 5}, 10).truth.value == "TRUE"
+    assert prog.ensures_verdict({"n": 5}, 20).truth.value == "FALSE"

@@ -220,6 +220,9 @@ def _inner_mapping(mapping: dict[str, Expr], bound: set[str]) -> dict[str, Expr]
     return inner
 
 
+_NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+
+
 def conjuncts(e: Expr, kind: str, inline: Inliner | None, depth: int = 0) -> list[Expr]:
     """The conjuncts that must hold for the body to matter (antecedents for ``forall``)."""
     out: list[Expr] = []
@@ -231,6 +234,11 @@ def conjuncts(e: Expr, kind: str, inline: Inliner | None, depth: int = 0) -> lis
             body = body.rhs if body.op == "==>" else body.lhs
         if isinstance(body, Unary) and body.op == "!":  # forall x. !(A && B): the body holds outside A and B
             out.extend(_flatten_and(body.expr, inline, depth))
+        # a single comparison ``a <= b`` as the consequent: only instances where it is false (``a > b``)
+        # can be counterexamples, so its negation bounds the binders too (``forall|m| P(m) ==> r <= m``
+        # needs only ``m < r``)
+        if isinstance(body, Chain) and len(body.ops) == 1 and body.ops[0] in _NEGATE and out:
+            out.append(Chain((_NEGATE[body.ops[0]],), body.operands, body.line))
         return out
     return _flatten_and(e, inline, depth)
 
