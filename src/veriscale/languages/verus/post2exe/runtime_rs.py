@@ -278,9 +278,8 @@ fn verdict(o: &mut String, key: &str, clauses: &[(&str, &dyn Fn() -> Result<bool
 }
 """
 
-# steps (quantifier instances + spec fn calls) per clause; ``VERISCALE_POST2EXE_FUEL`` overrides it when
-# the checker runs. 20 M decides every case of the shared set that 200 M decided (see
-# docs/vericontest-inplace-post2exe.md) and bounds an undecidable case to seconds, not minutes.
+# steps (quantifier instances + spec fn calls) per clause of a checker run by hand; ``VERISCALE_POST2EXE_FUEL``
+# overrides it when the checker starts, and the engine always passes its own (``checker.CHECK_FUEL``)
 CHECKER_FUEL = 20_000_000
 RUNTIME = RUNTIME.replace("%DEFAULT_FUEL%", f"{CHECKER_FUEL:_}")
 
