@@ -234,11 +234,6 @@ def conjuncts(e: Expr, kind: str, inline: Inliner | None, depth: int = 0) -> lis
             body = body.rhs if body.op == "==>" else body.lhs
         if isinstance(body, Unary) and body.op == "!":  # forall x. !(A && B): the body holds outside A and B
             out.extend(_flatten_and(body.expr, inline, depth))
-        # a single comparison ``a <= b`` as the consequent: only instances where it is false (``a > b``)
-        # can be counterexamples, so its negation bounds the binders too (``forall|m| P(m) ==> r <= m``
-        # needs only ``m < r``)
-        if isinstance(body, Chain) and len(body.ops) == 1 and body.ops[0] in _NEGATE and out:
-            out.append(Chain((_NEGATE[body.ops[0]],), body.operands, body.line))
         return out
     return _flatten_and(e, inline, depth)
 
@@ -679,6 +674,22 @@ def plan_quantifier(
             _EXPAND.pop()
 
 
+def negated_consequent(q: Quant) -> Expr | None:
+    """For ``forall|..| A ==> a <= b`` (one comparison as the consequent): ``a > b``. Only instances where
+    the consequent is false can be counterexamples, so this atom bounds the binders too
+    (``forall|m| P(m) ==> r <= m`` needs only ``m < r``)."""
+    if q.kind != "forall":
+        return None
+    body = q.body
+    seen_ante = False
+    while isinstance(body, Binary) and body.op in ("==>", "<=="):
+        seen_ante = True
+        body = body.rhs if body.op == "==>" else body.lhs
+    if seen_ante and isinstance(body, Chain) and len(body.ops) == 1 and body.ops[0] in _NEGATE:
+        return Chain((_NEGATE[body.ops[0]],), body.operands, body.line)
+    return None
+
+
 def _plan_quantifier(q: Quant, inline: Inliner | None) -> list[BinderPlan]:
     names = [n for n, _ in q.binders]
     atoms = conjuncts(q.body, "exists" if q.kind in ("exists", "choose") else "forall", inline)
@@ -686,6 +697,14 @@ def _plan_quantifier(q: Quant, inline: Inliner | None) -> list[BinderPlan]:
     for a in atoms:
         rels.extend(_relations(a))
     plans = _plan_scalars(q, names, rels)
+    neg = negated_consequent(q)
+    if neg is not None:
+        # the negated consequent is used for a scalar binder only where it closes a range left open
+        # (one-sided or unbounded stays with the other strategies, e.g. equality-only stand-ins)
+        wider = _plan_scalars(q, names, rels + _relations(neg))
+        for k, (p0, p1) in enumerate(zip(plans, wider)):
+            if not p0.fixed and not (p0.lowers and p0.uppers) and p1.lowers and p1.uppers:
+                plans[k] = p1
     for k, (x, t) in enumerate(q.binders):
         if not _is_seq_type(t):
             continue
