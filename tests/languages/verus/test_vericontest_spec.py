@@ -80,7 +80,9 @@ def test_precedence_and_chains() -> None:
         ("r as int == i32::MAX", {"v": (), "k": 0}, 2**31 - 1, "TRUE"),
         ("r == 0 <==> v.len() == 0", {"v": (), "k": 0}, 0, "TRUE"),
         ("forall|x: int| x * x >= 0", {"v": (), "k": 0}, 0, "UNKNOWN"),  # unbounded, not equality-only
-        ("forall|x: int| x >= 0 ==> x + 1 > 0", {"v": (), "k": 0}, 0, "UNKNOWN"),  # one-sided
+        # a counterexample needs x >= 0 and x + 1 <= 0 (the negated consequent): none exists
+        ("forall|x: int| x >= 0 ==> x + 1 > 0", {"v": (), "k": 0}, 0, "TRUE"),
+        ("forall|x: int| x >= 0 ==> x * x >= x", {"v": (), "k": 0}, 0, "UNKNOWN"),  # one-sided
     ],
 )
 def test_semantics(ensures: str, inputs: dict[str, object], r: int, want: str) -> None:
@@ -129,7 +131,7 @@ def test_returns_clause_and_recursion_limit() -> None:
 
 
 def test_time_limit() -> None:
-    prog = spec("ensures forall|i: int, j: int| 0 <= i < 100000 && 0 <= j < 100000 ==> i + j >= 0,")
+    prog = spec("ensures forall|i: int, j: int| 0 <= i < 100000 && 0 <= j < 100000 ==> i * j >= 0,")
     v = prog.ensures_verdict({"v": (), "k": 0}, 0, lim=Limits(seconds=0.5))
     assert v.is_unknown and v.category == "timeout"
 
@@ -194,7 +196,8 @@ def test_real_spec_cf1006c() -> None:
         # a witness found by search decides an exists bounded on one side only
         ("exists|m: int| m >= k && m % 7 == 0 && m % 5 == 0", 3, 0, "TRUE"),
         ("forall|m: int| m >= k ==> m % 7 != 0", 3, 0, "FALSE"),
-        ("forall|m: int| m >= k ==> m >= 0", 3, 0, "UNKNOWN"),
+        ("forall|m: int| m >= k ==> m >= 0", 3, 0, "TRUE"),  # a counterexample needs k <= m < 0
+        ("forall|m: int| m >= k ==> m * m >= m", 3, 0, "UNKNOWN"),
         # bitwise not on typed operands
         ("r as int == !(!0i32 << (k as u32))", 3, 7, "TRUE"),
         ("r as int == !(k as u8)", 3, 252, "TRUE"),

@@ -104,14 +104,19 @@ def _check_lc(problem: Problem, te: Any, pc: ProblemCheck) -> None:
         pc.compile_error = comp.errors[:2000]
     outcomes = te.runs([r for _, r in rows])
     by_index = {ex.index: ex for ex in problem.examples}
-    for (k, inputs), out in zip(rows, outcomes):
+    # batched: one compiled-checker process for all requires, one for all ensures
+    reqs = te.preconditions([r for _, r in rows])
+    valued = [
+        (inputs, out.value) for (_, inputs), out in zip(rows, outcomes) if out.kind is OutcomeKind.VALUE
+    ]
+    ens_iter = iter(te.postconditions(valued))
+    for (k, inputs), out, req in zip(rows, outcomes, reqs):
         ex = by_index[k]
-        req = te.precondition(inputs)
         if out.kind is not OutcomeKind.VALUE:
             pc.examples.append(ExampleCheck(k, ex.canonical, "ref-error", f"{out.kind.value}: {out.reason}",
                                             [CaseCheck(req, None)]))  # fmt: skip
             continue
-        ens = te.postcondition(inputs, out.value)
+        ens = next(ens_iter)
         case = CaseCheck(req, ens)
         if te.is_inplace():
             pc.examples.append(_inplace_example(te, ex, inputs, out.value, case))
@@ -157,6 +162,8 @@ def _check_cf(problem: Problem, te: Any, pc: ProblemCheck) -> None:
     if not comp.ok:
         pc.compile_error = comp.errors[:2000]
     params = problem.ref_signature.params
+    # every example runs first; the traced calls of all of them are then checked in one batch
+    pending: list[tuple[list[CaseCheck], int, dict[str, Any], Any]] = []
     for ex in problem.examples:
         if ex.error:  # e.g. an input whose line breaks were lost: never run it
             pc.examples.append(ExampleCheck(ex.index, ex.canonical, "undecodable", ex.error))
@@ -175,7 +182,9 @@ def _check_cf(problem: Problem, te: Any, pc: ProblemCheck) -> None:
             except DecodeError as exc:
                 cases.append(CaseCheck(Verdict.unknown(f"traced call does not decode: {exc}", "error"), None))
                 continue
-            cases.append(CaseCheck(te.precondition(inputs), te.postcondition(inputs, output)))
+            placeholder = CaseCheck(Verdict.unknown("not checked", "error"), None)
+            pending.append((cases, len(cases), inputs, output))
+            cases.append(placeholder)
         if not res.ok:
             pc.examples.append(ExampleCheck(ex.index, ex.canonical, "ref-error",
                                             f"{res.status}: {res.message}", cases))  # fmt: skip
@@ -189,6 +198,10 @@ def _check_cf(problem: Problem, te: Any, pc: ProblemCheck) -> None:
         else:
             pc.examples.append(ExampleCheck(ex.index, ex.canonical, "disagree",
                                             f"reference {got!r}, stated {want!r}", cases))  # fmt: skip
+    reqs = te.preconditions([inputs for _, _, inputs, _ in pending])
+    enss = te.postconditions([(inputs, output) for _, _, inputs, output in pending])
+    for (cases, at, _, _), req, ens in zip(pending, reqs, enss):
+        cases[at] = CaseCheck(req, ens)
 
 
 def _check_path(args: tuple[str | Shipped, float, int, float, str | None]) -> ProblemCheck:

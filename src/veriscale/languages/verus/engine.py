@@ -38,9 +38,20 @@ from .reference import ProblemRunner
 from .signature import input_params
 from .spec import SpecLoadError, SpecProgram
 
-__all__ = ["SPEC_BACKSTOP_SECONDS", "SPEC_FUEL", "VeriContestEngine", "VeriContestTaskEngine", "outcome_of"]
+__all__ = [
+    "SPEC_BACKSTOP_SECONDS",
+    "SPEC_FUEL",
+    "SPEC_FUEL_BIGNUM",
+    "VeriContestEngine",
+    "VeriContestTaskEngine",
+    "outcome_of",
+]
 
-SPEC_FUEL = 2_000_000  # steps (quantifier instances + spec fn calls) of one Python-side check
+SPEC_FUEL = 300_000  # steps (quantifier instances + spec fn calls) of one Python-side check
+# after the compiled checker stopped at an integer beyond i128 (it was deciding, within its own budget),
+# the Python evaluator redoes that computation with exact integers: it gets this much fuel (lc1155: 772k)
+SPEC_FUEL_BIGNUM = 2_000_000
+_OVERFLOW = "beyond the i128 range"
 SPEC_BACKSTOP_SECONDS = 120.0
 
 Problem = Any  # a VeriContest problem (formats.vericontest): spec, code, signatures, examples
@@ -157,6 +168,19 @@ class VeriContestTaskEngine:
             self._compiled = ck if ck is not None and ck.ok else False
         return self._compiled or None
 
+    def _python_useful(self, got: Verdict | None) -> bool:
+        """Should the Python evaluator try a case the compiled checker left UNKNOWN (or never saw)?
+
+        No when the checker translated every clause and ran out of its step budget or recursion
+        depth: the Python evaluator enumerates the same bounded domains with far less fuel (its fuel
+        is ``SPEC_FUEL``, the checker's 200 M steps), so it would only burn its own budget and end
+        UNKNOWN too. Any other UNKNOWN (an untranslated clause, a value the checker does not model,
+        an integer beyond i128) goes to the Python evaluator."""
+        if got is None or not got.is_unknown:
+            return got is None
+        ck = self.compiled()
+        return not (ck is not None and ck.checker.complete and got.category == "timeout")
+
     def _compiled_verdicts(self, inputs: Mapping[str, Any], output: Any, with_output: bool) -> Any:
         ck = self.compiled()
         if ck is None:
@@ -179,27 +203,35 @@ class VeriContestTaskEngine:
         if spec is None:
             return Verdict.unknown(f"spec does not load: {self._spec_error}", "parse")
         got = self._compiled_verdicts(inputs, None, False)
-        if got is not None and not got[0].is_unknown:
+        if got is not None and not self._python_useful(got[0]):
             return got[0]
-        return self._python_pre(inputs)
+        return self._python_pre(inputs, self._fallback_limits(got[0] if got is not None else None))
 
-    def _python_pre(self, inputs: Mapping[str, Any]) -> Verdict:
+    def _fallback_limits(self, got: Verdict | None) -> Limits | None:
+        """Python-side limits after the compiled verdict ``got``: more fuel when the checker stopped only
+        because an integer outgrew i128 (None: the engine's ``spec_limits``)."""
+        if got is None or not got.is_unknown or _OVERFLOW not in got.reason:
+            return None
+        lim = self.engine.spec_limits
+        return Limits(fuel=max(lim.fuel, SPEC_FUEL_BIGNUM), seconds=lim.seconds, max_depth=lim.max_depth)
+
+    def _python_pre(self, inputs: Mapping[str, Any], lim: Limits | None = None) -> Verdict:
         spec = self.spec()
         if spec is None:
             return Verdict.unknown(f"spec does not load: {self._spec_error}", "parse")
         return spec.requires_verdict(self.spec_inputs(inputs), self_value=self.self_value(inputs),
-                                     lim=self.engine.spec_limits)  # fmt: skip
+                                     lim=lim or self.engine.spec_limits)  # fmt: skip
 
     def postcondition(self, inputs: Mapping[str, Any], output: Any) -> Verdict:
         spec = self.spec()
         if spec is None:
             return Verdict.unknown(f"spec does not load: {self._spec_error}", "parse")
         got = self._compiled_verdicts(inputs, output, True)
-        if got is not None and got[1] is not None and not got[1].is_unknown:
+        if got is not None and got[1] is not None and not self._python_useful(got[1]):
             return got[1]
-        return self._python_post(inputs, output)
+        return self._python_post(inputs, output, self._fallback_limits(got[1] if got is not None else None))
 
-    def _python_post(self, inputs: Mapping[str, Any], output: Any) -> Verdict:
+    def _python_post(self, inputs: Mapping[str, Any], output: Any, lim: Limits | None = None) -> Verdict:
         spec = self.spec()
         if spec is None:
             return Verdict.unknown(f"spec does not load: {self._spec_error}", "parse")
@@ -208,7 +240,7 @@ class VeriContestTaskEngine:
             rename = dict(zip(ref, (n for n, _ in spec.params)))
             output = InPlaceOutput(output.ret, tuple((rename.get(n, n), v) for n, v in output.after))
         return spec.ensures_verdict(self.spec_inputs(inputs), output, self_value=self.self_value(inputs),
-                                    lim=self.engine.spec_limits)  # fmt: skip
+                                    lim=lim or self.engine.spec_limits)  # fmt: skip
 
     # ---- execution
     def _json_inputs(self, inputs: Mapping[str, Any]) -> dict[str, Any]:
@@ -266,13 +298,18 @@ class VeriContestTaskEngine:
         """Batched: one compiled-checker run for all rows; the Python evaluator where it is UNKNOWN."""
         got = self._compiled_batch([(r, None) for r in rows], False)
         return [
-            g[0] if g is not None and not g[0].is_unknown else self._python_pre(r) for r, g in zip(rows, got)
+            g[0]
+            if g is not None and not self._python_useful(g[0])
+            else self._python_pre(r, self._fallback_limits(g[0] if g is not None else None))
+            for r, g in zip(rows, got)
         ]
 
     def postconditions(self, pairs: Sequence[tuple[Mapping[str, Any], Any]]) -> list[Verdict]:
         got = self._compiled_batch(pairs, True)
         return [
-            g[1] if g is not None and g[1] is not None and not g[1].is_unknown else self._python_post(i, o)
+            g[1]
+            if g is not None and g[1] is not None and not self._python_useful(g[1])
+            else self._python_post(i, o, self._fallback_limits(g[1] if g is not None else None))
             for (i, o), g in zip(pairs, got)
         ]
 

@@ -11,10 +11,10 @@ is compiled at ``opt-level=1`` against it. Binaries are cached under
 from __future__ import annotations
 
 import os
-import tempfile
 import threading
 from pathlib import Path
 
+from ....sandbox import Sandbox
 from ..compile import (
     COMPILE_TIMEOUT,
     DEFAULT_FLAGS,
@@ -22,6 +22,7 @@ from ..compile import (
     _digest,
     _prelude_rlib,
     _run_rustc,
+    _take,
     cache_dir,
     rustc_version,
 )
@@ -59,24 +60,27 @@ def runtime_rlib(root: Path) -> Path:
         if lib.is_file():
             return lib
         d.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory(dir=d) as tmp:
-            src = Path(tmp) / f"{RUNTIME_CRATE}.rs"
-            src.write_text(RUNTIME_LIB, encoding="utf-8")
-            out = Path(tmp) / lib.name
+        with Sandbox(keep_uid=True) as sb:  # rustc runs sandboxed, as for every other program
+            sb.put(f"{RUNTIME_CRATE}.rs", RUNTIME_LIB)
+            out = lib.name
             args = [*DEFAULT_FLAGS, "--crate-type", "rlib", "--crate-name", RUNTIME_CRATE,
                     "--extern", f"{PRELUDE_CRATE}={prelude}", "-L", f"dependency={prelude.parent}",
-                    str(src), "-o", str(out)]  # fmt: skip
-            rc, err = _run_rustc(args, COMPILE_TIMEOUT)
-            if rc != 0:
+                    f"{RUNTIME_CRATE}.rs", "-o", out]  # fmt: skip
+            rc, err = _run_rustc(sb, args, COMPILE_TIMEOUT)
+            if rc != 0 or not (sb.path / out).is_file():
                 raise RuntimeError(f"the Post2Exe runtime crate does not compile:\n{err[:2000]}")
-            os.replace(out, lib)
+            _take(sb.path / out, lib)
     return lib
 
 
-def compile_checker(source: str, cache: Path | str | None = None) -> Compiled:
-    """Compile a linked checker source (``translate(..., standalone=False)``), or reuse the cached binary."""
+def compile_checker(
+    source: str, cache: Path | str | None = None, flags: tuple[str, ...] | None = None
+) -> Compiled:
+    """Compile a linked checker source (``translate(..., standalone=False)``) with ``flags`` (default
+    ``CHECKER_FLAGS``), or reuse the cached binary."""
     root = cache_dir(cache)
-    key = _digest("post2exe", rustc_version(), " ".join(CHECKER_FLAGS), source, RUNTIME_LIB, PRELUDE_LIB)
+    flags = CHECKER_FLAGS if flags is None else flags
+    key = _digest("post2exe", rustc_version(), " ".join(flags), source, RUNTIME_LIB, PRELUDE_LIB)
     d = root / "post2exe" / key[:2]
     binary = d / key
     errfile = d / f"{key}.err"
@@ -87,18 +91,16 @@ def compile_checker(source: str, cache: Path | str | None = None) -> Compiled:
     lib = runtime_rlib(root)
     prelude = _prelude_rlib(root, DEFAULT_FLAGS)
     d.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=d) as tmp:
-        src = Path(tmp) / "main.rs"
-        src.write_text(source, encoding="utf-8")
-        out = Path(tmp) / "prog"
-        args = [*CHECKER_FLAGS, "--extern", f"{RUNTIME_CRATE}={lib}", "--extern", f"{PRELUDE_CRATE}={prelude}",
+    with Sandbox(keep_uid=True) as sb:
+        sb.put("main.rs", source)
+        args = [*flags, "--extern", f"{RUNTIME_CRATE}={lib}", "--extern", f"{PRELUDE_CRATE}={prelude}",
                 "-L", f"dependency={lib.parent}", "-L", f"dependency={prelude.parent}",
-                "--crate-name", "checker", str(src), "-o", str(out)]  # fmt: skip
-        rc, err = _run_rustc(args, COMPILE_TIMEOUT)
+                "--crate-name", "checker", "main.rs", "-o", "prog"]  # fmt: skip
+        rc, err = _run_rustc(sb, args, COMPILE_TIMEOUT)
+        out = sb.path / "prog"
         if rc != 0 or not out.is_file():
-            err = err.replace(str(src), "main.rs")
             if "timed out" not in err:
                 errfile.write_text(err, encoding="utf-8")
             return Compiled(key, None, err)
-        os.replace(out, binary)
+        _take(out, binary)
     return Compiled(key, binary)

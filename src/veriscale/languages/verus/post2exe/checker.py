@@ -16,6 +16,7 @@ problem under ``out`` with ``post2exe.rs`` (the checker source) and a
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -26,7 +27,7 @@ from ....runtime.engine import Verdict
 from .build import compile_checker
 from .translate import Checker, Untranslatable, translate
 
-__all__ = ["CompiledChecker", "build_checker", "checker_for_source", "write_checkers"]
+__all__ = ["CHECK_FUEL", "CompiledChecker", "build_checker", "checker_for_source", "write_checkers"]
 
 
 def _verdict(d: dict[str, Any], key: str) -> Verdict:
@@ -38,6 +39,19 @@ def _verdict(d: dict[str, Any], key: str) -> Verdict:
         return Verdict(Verdict.of(False).truth, reason)
     cat = "timeout" if "budget" in reason or "deeper than" in reason else "undecided"
     return Verdict.unknown(f"compiled checker: {reason}", cat)
+
+
+# steps per clause the engine grants a compiled checker (passed as VERISCALE_POST2EXE_FUEL when it runs, so
+# the value can change without rebuilding a checker). 64 M: the most any decided case of the shared set needs
+# is lc3233's 50.7 M (the runtime's own default, 20 M, is for checkers run by hand); a user's
+# VERISCALE_POST2EXE_FUEL in the environment wins.
+CHECK_FUEL = 64_000_000
+
+
+def _checker_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env.setdefault("VERISCALE_POST2EXE_FUEL", str(CHECK_FUEL))
+    return env
 
 
 @dataclass
@@ -66,7 +80,7 @@ class CompiledChecker:
             return [(unknown, unknown if with_output else None) for _ in lines]
         try:
             res = subprocess.run([str(self.binary)], input="\n".join(lines) + "\n", capture_output=True,
-                                 text=True, timeout=self.seconds, check=False)  # fmt: skip
+                                 text=True, timeout=self.seconds, check=False, env=_checker_env())  # fmt: skip
             got = res.stdout.splitlines()
         except subprocess.TimeoutExpired as exc:
             out = exc.stdout or b""

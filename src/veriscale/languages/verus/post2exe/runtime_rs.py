@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["RUNTIME", "RUNTIME_CRATE", "RUNTIME_LIB"]
+__all__ = ["CHECKER_FUEL", "RUNTIME", "RUNTIME_CRATE", "RUNTIME_LIB"]
 
 RUNTIME_CRATE = "vs_post2exe"
 
@@ -64,12 +64,20 @@ fn memo_put(k: MK, v: V) {
     MEMO.with(|m| { let mut m = m.borrow_mut(); if m.len() > 2_000_000 { m.clear(); } m.insert(k, v); })
 }
 fn memo_clear() { MEMO.with(|m| m.borrow_mut().clear()); }
-const MAX_FUEL: u64 = 200_000_000;
+// steps per clause: $VERISCALE_POST2EXE_FUEL, else DEFAULT_FUEL (a count, never a clock)
+const DEFAULT_FUEL: u64 = %DEFAULT_FUEL%;
+fn fuel_limit() -> u64 {
+    std::env::var("VERISCALE_POST2EXE_FUEL").ok().and_then(|s| s.trim().parse::<u64>().ok()).filter(|n| *n > 0).unwrap_or(DEFAULT_FUEL)
+}
+thread_local! {
+    static MAX_FUEL: u64 = fuel_limit();
+    static STEPS: Cell<u64> = Cell::new(0);  // steps of every clause of the current verdict
+}
 const MAX_DEPTH: u32 = 100_000;
 
 fn unk<T>(m: &str) -> Result<T, E> { Err(E::Unk(m.to_string())) }
 #[inline] fn charge() -> Result<(), E> {
-    FUEL.with(|f| { let n = f.get() + 1; f.set(n); if n > MAX_FUEL { Err(E::Fuel(format!("step budget of {} exhausted", MAX_FUEL))) } else { Ok(()) } })
+    FUEL.with(|f| { let n = f.get() + 1; f.set(n); let m = MAX_FUEL.with(|m| *m); if n > m { Err(E::Fuel(format!("step budget of {} exhausted", m))) } else { Ok(()) } })
 }
 fn enter() -> Result<(), E> {
     DEPTH.with(|d| { let n = d.get() + 1; d.set(n); if n > MAX_DEPTH { Err(E::Fuel(format!("spec recursion deeper than {}", MAX_DEPTH))) } else { Ok(()) } })
@@ -251,21 +259,29 @@ fn verdict(o: &mut String, key: &str, clauses: &[(&str, &dyn Fn() -> Result<bool
     // FALSE as soon as one clause is false; TRUE when all are true; else the first UNKNOWN
     let mut first: Option<String> = None;
     let mut fals: Option<String> = None;
+    STEPS.with(|x| x.set(0));
     for (text, f) in clauses {
         FUEL.with(|x| x.set(0));
         DEPTH.with(|d| d.set(0));
         memo_clear();
-        match f() {
+        let got = f();
+        STEPS.with(|x| x.set(x.get() + FUEL.with(|f| f.get())));
+        match got {
             Ok(true) => {}
             Ok(false) => { fals = Some(format!("clause `{}` is false", text)); break; }
             Err(E::Unk(m)) | Err(E::Fuel(m)) => if first.is_none() { first = Some(format!("clause `{}`: {}", text, m)); },
         }
     }
     let (v, why) = match (fals, first) { (Some(w), _) => ("FALSE", w), (None, Some(w)) => ("UNKNOWN", w), _ => ("TRUE", String::new()) };
-    o.push_str(&format!("\"{}\":\"{}\",\"{}_reason\":", key, v, key));
+    o.push_str(&format!("\"{}\":\"{}\",\"{}_steps\":{},\"{}_reason\":", key, v, key, STEPS.with(|x| x.get()), key));
     esc(&why, o);
 }
 """
+
+# steps (quantifier instances + spec fn calls) per clause of a checker run by hand; ``VERISCALE_POST2EXE_FUEL``
+# overrides it when the checker starts, and the engine always passes its own (``checker.CHECK_FUEL``)
+CHECKER_FUEL = 20_000_000
+RUNTIME = RUNTIME.replace("%DEFAULT_FUEL%", f"{CHECKER_FUEL:_}")
 
 # the runtime as a library crate (compiled once, optimised; checkers link it): every item public
 RUNTIME_LIB = "#![allow(warnings)]\nextern crate vs_json as __vs;\n" + re.sub(

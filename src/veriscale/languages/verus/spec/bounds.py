@@ -20,8 +20,10 @@ enumerating only values within all bounds is sound for all three kinds.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from veriscale.values.types import TCon, Type
 
@@ -216,6 +218,9 @@ def _inner_mapping(mapping: dict[str, Expr], bound: set[str]) -> dict[str, Expr]
         if free_vars(v) & bound:
             raise _Opaque
     return inner
+
+
+_NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
 
 
 def conjuncts(e: Expr, kind: str, inline: Inliner | None, depth: int = 0) -> list[Expr]:
@@ -527,9 +532,40 @@ def _replace_len(e: Expr, x: str) -> Expr:
     return e
 
 
-def _elem_relations(atoms: list[Expr], x: str, inline: Inliner | None) -> list[tuple[str, Expr, Expr, bool]]:
-    """Relations on ``x[j]`` (renamed ``x#elem``) from ``forall|j| 0 <= j < x.len() ==> …`` conjuncts."""
+def _unlined(e: Any) -> Any:
+    """``e`` with every ``line`` set to 0 (for comparing expressions by structure)."""
+    if isinstance(e, tuple):
+        return tuple(_unlined(v) for v in e)
+    if not dataclasses.is_dataclass(e) or isinstance(e, type):
+        return e
+    changes = {
+        f.name: (0 if f.name == "line" else _unlined(getattr(e, f.name))) for f in dataclasses.fields(e)
+    }
+    return dataclasses.replace(e, **changes)
+
+
+def _len_caps(len_rels: list[tuple[str, Expr, Expr, bool]], x: str) -> list[Any]:
+    """Expressions ``e`` (line-free) with a conjunct ``x.len() == e``, ``x.len() <= e`` or ``x.len() < e``:
+    a guard ``0 <= j < e`` then covers every index of ``x``."""
+    lname = len_name(x)
+    out: list[Any] = []
+    for kind, a, b, _strict in len_rels:
+        a_len = isinstance(a, Path) and a.name == lname
+        b_len = isinstance(b, Path) and b.name == lname
+        if a_len and not b_len and lname not in free_vars(b):
+            out.append(_unlined(b))
+        elif kind == "eq" and b_len and not a_len and lname not in free_vars(a):
+            out.append(_unlined(a))
+    return out
+
+
+def _elem_relations(
+    atoms: list[Expr], x: str, inline: Inliner | None, caps: list[Any] | None = None
+) -> list[tuple[str, Expr, Expr, bool]]:
+    """Relations on ``x[j]`` (renamed ``x#elem``) from ``forall|j| 0 <= j < x.len() ==> …`` conjuncts
+    (or ``0 <= j < e`` where ``caps`` says ``x.len() <= e``: the guard still covers every element)."""
     out: list[tuple[str, Expr, Expr, bool]] = []
+    caps = caps or []
     elem = Path((f"{x}#elem",))
     for a in atoms:
         if not (isinstance(a, Quant) and a.kind == "forall" and len(a.binders) == 1):
@@ -545,7 +581,10 @@ def _elem_relations(atoms: list[Expr], x: str, inline: Inliner | None) -> list[t
             and ante.ops in (("<=", "<"),)
             and isinstance(ante.operands[0], Lit) and ante.operands[0].value == 0
             and isinstance(ante.operands[1], Path) and ante.operands[1].name == j
-            and isinstance(ante.operands[2], Path) and ante.operands[2].name == len_name(x)
+            and (
+                (isinstance(ante.operands[2], Path) and ante.operands[2].name == len_name(x))
+                or (j not in free_vars(ante.operands[2]) and _unlined(ante.operands[2]) in caps)
+            )
         ):  # fmt: skip
             continue
 
@@ -568,6 +607,57 @@ def _elem_relations(atoms: list[Expr], x: str, inline: Inliner | None) -> list[t
     return out
 
 
+def _is_index_of(e: Expr, x: str, j: str) -> bool:
+    e = _strip_int_cast(e)
+    return isinstance(e, Index) and _is_seq_var(e.obj, x) and isinstance(e.index, Path) and e.index.name == j
+
+
+def _has_distinct(atoms: list[Expr], x: str) -> bool:
+    """Is there a conjunct ``forall|k, l| 0 <= k < l < x.len() ==> x[k] != x[l]`` (also ``<``/``>``:
+    strictly monotone sequences are pairwise distinct)?"""
+    for a in atoms:
+        if not (isinstance(a, Quant) and a.kind == "forall" and len(a.binders) == 2):
+            continue
+        body = a.body
+        if not (isinstance(body, Binary) and body.op == "==>"):
+            continue
+        ante, concl = _replace_len(body.lhs, x), body.rhs
+        if not (
+            isinstance(ante, Chain) and ante.ops == ("<=", "<", "<")
+            and isinstance(ante.operands[0], Lit) and ante.operands[0].value == 0
+            and isinstance(ante.operands[3], Path) and ante.operands[3].name == len_name(x)
+            and isinstance(ante.operands[1], Path) and isinstance(ante.operands[2], Path)
+        ):  # fmt: skip
+            continue
+        k, m = ante.operands[1].name, ante.operands[2].name
+        if {k, m} != {n for n, _ in a.binders} or k == m:
+            continue
+        if (
+            isinstance(concl, Chain) and len(concl.ops) == 1 and concl.ops[0] in ("!=", "<", ">")
+            and {_is_index_of(concl.operands[0], x, k), _is_index_of(concl.operands[1], x, m)} == {True}
+        ) or (
+            isinstance(concl, Chain) and len(concl.ops) == 1 and concl.ops[0] in ("!=", "<", ">")
+            and {_is_index_of(concl.operands[0], x, m), _is_index_of(concl.operands[1], x, k)} == {True}
+        ):  # fmt: skip
+            return True
+    return False
+
+
+def _distinct_cap(ep: BinderPlan, lname: str, banned: set[str]) -> Expr | None:
+    """Pairwise distinct elements within ``[lo, hi]`` (bounds free of the length and of later binders):
+    the length is at most ``hi - lo + 1`` (pigeonhole)."""
+    los = [(b, st) for b, st in ep.lowers if not (free_vars(b) & (banned | {lname}))]
+    his = [
+        (b, st)
+        for b, st in ep.uppers
+        if not (free_vars(b) & (banned | {lname})) and all(b is not n for n, _ in ep.nonneg_only)
+    ]
+    if not los or not his:
+        return None
+    (lo, slo), (hi, shi) = los[0], his[0]
+    return Binary("+", Binary("-", hi, lo), Lit(1 - int(slo) - int(shi), "int"))
+
+
 def _is_seq_type(t: Type) -> bool:
     return isinstance(t, TCon) and t.name in ("Seq", "Vec") and len(t.args) == 1
 
@@ -584,6 +674,22 @@ def plan_quantifier(
             _EXPAND.pop()
 
 
+def negated_consequent(q: Quant) -> Expr | None:
+    """For ``forall|..| A ==> a <= b`` (one comparison as the consequent): ``a > b``. Only instances where
+    the consequent is false can be counterexamples, so this atom bounds the binders too
+    (``forall|m| P(m) ==> r <= m`` needs only ``m < r``)."""
+    if q.kind != "forall":
+        return None
+    body = q.body
+    seen_ante = False
+    while isinstance(body, Binary) and body.op in ("==>", "<=="):
+        seen_ante = True
+        body = body.rhs if body.op == "==>" else body.lhs
+    if seen_ante and isinstance(body, Chain) and len(body.ops) == 1 and body.ops[0] in _NEGATE:
+        return Chain((_NEGATE[body.ops[0]],), body.operands, body.line)
+    return None
+
+
 def _plan_quantifier(q: Quant, inline: Inliner | None) -> list[BinderPlan]:
     names = [n for n, _ in q.binders]
     atoms = conjuncts(q.body, "exists" if q.kind in ("exists", "choose") else "forall", inline)
@@ -591,6 +697,14 @@ def _plan_quantifier(q: Quant, inline: Inliner | None) -> list[BinderPlan]:
     for a in atoms:
         rels.extend(_relations(a))
     plans = _plan_scalars(q, names, rels)
+    neg = negated_consequent(q)
+    if neg is not None:
+        # the negated consequent is used for a scalar binder only where it closes a range left open
+        # (one-sided or unbounded stays with the other strategies, e.g. equality-only stand-ins)
+        wider = _plan_scalars(q, names, rels + _relations(neg))
+        for k, (p0, p1) in enumerate(zip(plans, wider)):
+            if not p0.fixed and not (p0.lowers and p0.uppers) and p1.lowers and p1.uppers:
+                plans[k] = p1
     for k, (x, t) in enumerate(q.binders):
         if not _is_seq_type(t):
             continue
@@ -601,9 +715,17 @@ def _plan_quantifier(q: Quant, inline: Inliner | None) -> list[BinderPlan]:
         lp.type = TCon("nat")
         ename = f"{x}#elem"
         ep = _derive(
-            ename, [*names, lname, ename], _elem_relations(atoms, x, inline), allowed | {lname}, None
+            ename,
+            [*names, lname, ename],
+            _elem_relations(atoms, x, inline, _len_caps(len_rels, x)),
+            allowed | {lname},
+            None,
         )
         ep.type = t.args[0]  # type: ignore[union-attr]
+        if _has_distinct(atoms, x):
+            cap = _distinct_cap(ep, lname, set(names) - allowed)
+            if cap is not None:
+                lp.uppers.append((cap, False))
         plans[k].length = lp
         plans[k].elem = ep
         plans[k].perm_of = _perm_sources(atoms, x, set(names) - allowed)
