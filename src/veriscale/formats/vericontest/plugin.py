@@ -46,7 +46,12 @@ class VeriContestFormat:
         return problem_sort_key(task_id)
 
     def count_suite(self, task_dir: Path) -> SuiteCounts:
-        # Until generated suites exist, a problem's tests are its description examples.
+        from .suite_files import read_suite_files
+
+        files = read_suite_files(task_dir)
+        if files is not None:  # VeriContest's own test files (hosted data or a veriscale suite)
+            return SuiteCounts(len(files.positives), len(files.negatives), 0, bad_rows=len(files.errors))
+        # Without test files, a problem's tests are its description examples.
         try:
             examples = len(read_problem(task_dir).examples)
         except ProblemError:
@@ -62,10 +67,12 @@ class VeriContestFormat:
         raise FormatError("writing VeriContest suites is not built yet")
 
     def expansion_unsupported(self) -> str | None:
-        return (
-            "VeriContest expansion (generated positive and negative tests) is not built yet; "
-            "`check`, `stats` and `check-data` work on VeriContest folders"
-        )
+        return None  # `scale` builds VeriContest suites through `suite_builder`
+
+    def suite_builder(self) -> Any:
+        from .suite_builder import VeriContestSuites
+
+        return VeriContestSuites()
 
 
 VERICONTEST = VeriContestFormat()
