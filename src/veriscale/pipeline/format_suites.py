@@ -173,6 +173,11 @@ def run_format_scale(
         for s in ("plus", "lite"):
             totals[s]["positives"] += summ[f"{s}_positives"]
             totals[s]["negatives"] += summ[f"{s}_negatives"]
-    stats = {"format": fmt.name, **totals, "failed": dict(sorted(report.failed.items())), "per_task": per_task}
+    stats = {
+        "format": fmt.name,
+        **totals,
+        "failed": dict(sorted(report.failed.items())),
+        "per_task": per_task,
+    }
     atomic_write_json(rundir.root / "stats.json", stats)
     return [report], written, stats

@@ -75,8 +75,12 @@ def summarize_suites(suites: list[dict[str, Any]]) -> dict[str, Any]:
         tot["positives"] += s["positives"]
         tot["negatives"] += s["negatives"]
         tot["undecodable"] += s["undecodable"]
-        tot["expected"] += s["requires"]["TRUE"] + s["ensures_positives"]["TRUE"] + s["ensures_negatives"]["FALSE"]
-        tot["contrary"] += s["requires"]["FALSE"] + s["ensures_positives"]["FALSE"] + s["ensures_negatives"]["TRUE"]
+        tot["expected"] += (
+            s["requires"]["TRUE"] + s["ensures_positives"]["TRUE"] + s["ensures_negatives"]["FALSE"]
+        )
+        tot["contrary"] += (
+            s["requires"]["FALSE"] + s["ensures_positives"]["FALSE"] + s["ensures_negatives"]["TRUE"]
+        )
         tot["unknown"] += (s["requires"]["UNKNOWN"] + s["ensures_positives"]["UNKNOWN"]
                            + s["ensures_negatives"]["UNKNOWN"])  # fmt: skip
     decided = tot["expected"] + tot["contrary"]

@@ -67,7 +67,10 @@ class VeriContestFormat:
         raise FormatError("writing VeriContest suites is not built yet")
 
     def expansion_unsupported(self) -> str | None:
-        return None  # `scale` builds VeriContest suites through `suite_builder`
+        return (
+            "the per-stage VeriContest expansion is not built yet: `veriscale scale` builds VeriContest "
+            "suites (positives, negatives, Plus and Lite) in one stage"
+        )
 
     def suite_builder(self) -> Any:
         from .suite_builder import VeriContestSuites

@@ -25,8 +25,15 @@ from typing import Any
 
 from ...runtime.files import atomic_write_json
 
-__all__ = ["POSITIVES", "NEGATIVES", "PROVENANCE", "SuiteFiles", "dumps_line", "read_suite_files",
-           "write_problem_suite"]  # fmt: skip
+__all__ = [
+    "NEGATIVES",
+    "POSITIVES",
+    "PROVENANCE",
+    "SuiteFiles",
+    "dumps_line",
+    "read_suite_files",
+    "write_problem_suite",
+]  # fmt: skip
 
 POSITIVES = "tests/testcases.jsonl"
 NEGATIVES = "tests/mutated_testcases.jsonl"
@@ -65,7 +72,7 @@ def _read_jsonl(path: Path, errors: list[str]) -> list[dict[str, Any]]:
             errors.append(f"{path}:{n}: not JSON ({exc})")
             continue
         if not isinstance(obj, dict) or "output" not in obj:
-            errors.append(f"{path}:{n}: not an object with an \"output\" field")
+            errors.append(f'{path}:{n}: not an object with an "output" field')
             continue
         if "input" not in obj:  # the flattened form (Post2Exe merges the input into the top level)
             obj = {"input": {k: v for k, v in obj.items() if k != "output"}, "output": obj["output"]}

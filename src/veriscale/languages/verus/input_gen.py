@@ -73,7 +73,7 @@ class _Gen:
         rng = self.rng
         if name in INT_RANGES:
             vals = self.b.values.get(subj)
-            if vals and mode != "boundary":
+            if vals:  # `x == 0 || x == 1`: only those values
                 return rng.choice(vals)
             lo, hi = self.int_range(t, subj)
             if lo > hi:
@@ -135,6 +135,15 @@ class _Gen:
         if lo > hi:
             return None
         rng = self.rng
+        vals = self.b.values.get(f"elem({subj})")
+        if vals:  # a value set: only the shapes that draw from it
+            if shape in ("sorted", "desc"):
+                return sorted((rng.choice(vals) for _ in range(n)), reverse=shape == "desc")
+            if shape == "equal":
+                return [rng.choice(vals)] * n
+            if shape == "alternating":
+                return [vals[0] if k % 2 == 0 else vals[-1] for k in range(n)]
+            return None
         if shape == "sorted":
             return sorted(rng.randint(lo, hi) for _ in range(n))
         if shape == "desc":

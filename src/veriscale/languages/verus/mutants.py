@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 from .lexer import Tok, tokenize
 
-__all__ = ["Mutant", "Schema", "SELECTOR_ENV", "mutant_schema", "selector_source"]
+__all__ = ["SELECTOR_ENV", "Mutant", "Schema", "mutant_schema", "selector_source"]
 
 SELECTOR_ENV = "VERISCALE_MUTANT"
 
@@ -174,8 +174,7 @@ class _Scanner:
                 if (
                     t.text in ("(", "[", "{")
                     or t.text in STOP_PUNCT
-                    or t.text.endswith("=")
-                    and t.text not in PREC
+                    or (t.text.endswith("=") and t.text not in PREC)
                 ):
                     break
                 if t.text in PREC:
@@ -388,7 +387,7 @@ def mutant_schema(source: str, *, max_mutants: int = 200) -> Schema:
                 return f"{arms} else {{ {h[0]} {op} ({h[1]}); }}"
 
             sites.append(_Site(lo, hi, [(lo, i - 1), (i + 1, hi - 1)], tmpl, "assign", t.text, reps, t.line))
-        elif t.kind == "int" or t.text in ("true", "false") and t.kind == "ident":
+        elif t.kind == "int" or (t.text in ("true", "false") and t.kind == "ident"):
             prev = toks[i - 1]
             nxt = toks[i + 1] if i + 1 < len(toks) else None
             if prev.is_(".") or (

@@ -33,7 +33,12 @@ _DELTAS = (1, -1, 2, -2, 5, -5, 10, -10, 100, -100)
 
 def output_mutants(t: Type, v: Any, rng: random.Random, structs: dict[str, Any] | None = None,
                    depth: int = 0) -> Iterator[Any]:  # fmt: skip
-    st = structs or {}
+    for c in _mutants(t, v, rng, structs or {}, depth):
+        if c != v:  # e.g. sorting an already sorted list
+            yield c
+
+
+def _mutants(t: Type, v: Any, rng: random.Random, st: dict[str, Any], depth: int) -> Iterator[Any]:
     if not isinstance(t, TCon):
         return
     name = t.name
@@ -74,7 +79,7 @@ def output_mutants(t: Type, v: Any, rng: random.Random, structs: dict[str, Any] 
     if name == "Tuple" and isinstance(v, list):
         for k, a in enumerate(t.args):
             for c in _first(output_mutants(a, v[k], rng, st, depth + 1), 6):
-                yield v[:k] + [c] + v[k + 1 :]
+                yield [*v[:k], c, *v[k + 1 :]]
         return
     if t == UNIT:
         return
@@ -132,13 +137,13 @@ def _list_mutants(
     per = 3 if depth == 0 else 1
     for k in idx:
         for c in _first(output_mutants(et, v[k], rng, st, depth + 1), per):
-            yield v[:k] + [c] + v[k + 1 :]
+            yield [*v[:k], c, *v[k + 1 :]]
     yield v[:-1]
     yield v[1:]
-    yield v + [v[-1]]
+    yield [*v, v[-1]]
     for k in idx:
         if k + 1 < n and v[k] != v[k + 1]:
-            yield v[:k] + [v[k + 1], v[k]] + v[k + 2 :]
+            yield [*v[:k], v[k + 1], v[k], *v[k + 2 :]]
     yield v[::-1]
     try:
         yield sorted(v)
@@ -147,5 +152,5 @@ def _list_mutants(
         pass
     for k in idx[:3]:
         yield v[:k] + v[k + 1 :]
-        yield v[: k + 1] + [v[k]] + v[k + 1 :]
+        yield [*v[: k + 1], v[k], *v[k + 1 :]]
     yield []
