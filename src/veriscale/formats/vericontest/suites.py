@@ -47,6 +47,7 @@ from ...languages.verus.output_mutation import output_mutants
 from ...languages.verus.reference import ProblemRunner
 from ...languages.verus.requires_bounds import read_bounds
 from ...languages.verus.signature import input_params
+from ...runtime.engine import Verdict
 from ...runtime.limits import Limits
 from ...values.codec import DecodeError
 
@@ -63,7 +64,10 @@ class SuiteSettings:
     multiplier: int = 10  # all negatives up to this × positives
     max_mutants: int = 200
     mutant_case_seconds: float = 0.3  # per case, for mutants (the reference runs with the engine's limits)
-    spec_fuel: int = 300_000  # Python-evaluator steps per check (after the compiled checker's UNKNOWN)
+    spec_fuel: int = 20_000  # Python-evaluator steps per check (after the compiled checker's UNKNOWN)
+    check_seconds: float = 20.0  # backstop of one compiled-checker batch (its rows left UNKNOWN after it)
+    fallback_seconds: float = 30.0  # Python-evaluator time per batch on the compiled checker's UNKNOWN rows
+    problem_seconds: float = 120.0  # after this, mutant runs and negative stages stop early (recorded)
     weakened: bool = False  # one compiled checker per ensures clause: costly, opt-in
 
     def to_json(self) -> dict[str, Any]:
@@ -81,8 +85,29 @@ def _result_value(problem: Any, r: CaseResult) -> Any:
     return r.value
 
 
+def _verdicts(
+    te: Any, pairs: list[tuple[dict[str, Any], Any]], with_output: bool, budget: float
+) -> list[Any]:
+    """Batched verdicts: the compiled checker for all rows, then the Python evaluator on its UNKNOWN
+    rows while ``budget`` seconds last (rows after that stay UNKNOWN, so one slow specification
+    cannot hold a problem)."""
+    got = te._compiled_batch(pairs, with_output)
+    out: list[Any] = []
+    stop = time.perf_counter() + budget
+    none = Verdict.unknown("not decided within the problem's specification-check budget", "timeout")
+    for (inp, o), g in zip(pairs, got):
+        v = None if g is None else (g[1] if with_output else g[0])
+        if v is not None and not v.is_unknown:
+            out.append(v)
+        elif time.perf_counter() < stop:
+            out.append(te._python_post(inp, o) if with_output else te._python_pre(inp))
+        else:
+            out.append(none)
+    return out
+
+
 def _engine(settings: SuiteSettings, cache: Path | str | None) -> VeriContestEngine:
-    return VeriContestEngine(spec_limits=Limits(fuel=settings.spec_fuel, seconds=60.0, max_depth=100_000),
+    return VeriContestEngine(spec_limits=Limits(fuel=settings.spec_fuel, seconds=5.0, max_depth=100_000),
                              cache=cache)  # fmt: skip
 
 
@@ -92,6 +117,10 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
     st = settings or SuiteSettings()
     eng = engine or _engine(st, cache)
     te = eng.for_task(problem)
+    deadline = time.perf_counter() + st.problem_seconds
+    ck = te.compiled()
+    if ck is not None:  # an unbounded quantifier must not hold a whole problem for the default backstop
+        ck.seconds = st.check_seconds
     doc: dict[str, Any] = {"task_id": problem.id, "settings": st.to_json(), "positives": [], "negatives": [],
                            "alternatives": [], "defects": [], "notes": []}  # fmt: skip
     secs: dict[str, float] = {}
@@ -114,7 +143,7 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
             decoded.append((fam, raw, te.decode_inputs(raw)))
         except (DecodeError, TypeError, ValueError):
             bad += 1
-    pre = te.preconditions([d for _, _, d in decoded])
+    pre = _verdicts(te, [(d, None) for _, _, d in decoded], False, st.fallback_seconds)
     valid = [x for x, v in zip(decoded, pre) if v.is_true]
     counts: dict[str, Any] = {"candidates": len(cands), "undecodable": bad,
                               "requires_true": len(valid),
@@ -143,7 +172,7 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
             keep.append(k)
         except (DecodeError, TypeError, ValueError):
             counts["reference_failed"] += 1
-    post = te.postconditions(pairs)
+    post = _verdicts(te, pairs, True, st.fallback_seconds)
     positives: list[dict[str, Any]] = []
     decoded_pos: list[dict[str, Any]] = []
     micros: list[int] = []
@@ -171,7 +200,7 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
     # syntactic mutants
     t3 = time.perf_counter()
     case_s = max(st.mutant_case_seconds, 20 * max(micros) / 1e6)
-    mres, mstats = _run_mutants(problem, runner, positives, st, case_s, cache)
+    mres, mstats = _run_mutants(problem, runner, positives, st, case_s, cache, deadline)
     doc["mutants"] = mstats
     kills: list[list[int]] = [[] for _ in positives]
     mutant_cands: dict[int, list[tuple[int, Any]]] = {}
@@ -193,8 +222,10 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
     doc["kills"] = kills
     killed = sorted({m for ks in kills for m in ks})
     mstats["killed"] = len(killed)
-    mstats["surviving"] = mstats["compiled"] - len(killed)
-    mstats["survivors"] = [m for m in mstats.pop("ids", []) if m not in set(killed)]
+    killed_set = set(killed)
+    mstats["surviving"] = sum(m not in killed_set for m in mres)  # run on every positive, never detected
+    mstats["survivors"] = [m for m in sorted(mres) if m not in killed_set]
+    mstats.pop("ids", None)
     mstats["partial"] = len(mutant_cands)  # 0 < pass rate < 1: the mutants that give negatives
     secs["mutants"] = time.perf_counter() - t3
     # negatives
@@ -215,7 +246,7 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
                 idx.append(k)
             except (DecodeError, TypeError, ValueError):
                 continue
-        verdicts = te.postconditions(pairs)
+        verdicts = _verdicts(te, pairs, True, st.fallback_seconds / 4)
         for k, v in zip(idx, verdicts):
             i, out, src = batch[k]
             if v.is_false:
@@ -230,7 +261,7 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
     # stage: mutant outputs, round-robin across mutants
     queues = {m: list(v) for m, v in sorted(mutant_cands.items())}
     batch: list[tuple[int, Any, str]] = []
-    while queues and len(negs) < code_target:
+    while queues and len(negs) < code_target and time.perf_counter() < deadline:
         for m in list(queues):
             q = queues[m]
             while q:
@@ -252,7 +283,7 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
     gens = [output_mutants(out_type, p["output"], rng, problem.structs) for p in positives]
     live = list(range(len(positives)))
     idle_passes = 0
-    while live and len(negs) < target and idle_passes < 3:
+    while live and len(negs) < target and idle_passes < 3 and time.perf_counter() < deadline + 30:
         batch = []
         nxt = []
         for i in live:
@@ -308,7 +339,7 @@ def _rename_bounds(bounds: Any, names: dict[str, str]) -> None:
 
 
 def _run_mutants(problem: Any, runner: ProblemRunner, positives: list[dict[str, Any]], st: SuiteSettings,
-                 case_s: float, cache: Path | str | None) -> tuple[dict[int, list[CaseResult | None]], dict[str, Any]]:  # fmt: skip
+                 case_s: float, cache: Path | str | None, deadline: float) -> tuple[dict[int, list[CaseResult | None]], dict[str, Any]]:  # fmt: skip
     """Every compiled mutant's results on the positives (``None`` = not run after a timeout)."""
     stats: dict[str, Any] = {"generated": 0, "compiled": 0, "dropped_on_compile": 0, "schema_compiles": 0,
                              "compile_seconds": 0.0, "run_seconds": 0.0, "by_operator": {}}  # fmt: skip
@@ -371,6 +402,9 @@ def _run_mutants(problem: Any, runner: ProblemRunner, positives: list[dict[str, 
     t = time.perf_counter()
     first = min(5, len(lines_in))
     for m in live:
+        if time.perf_counter() > deadline:  # out of time: the rest are not run (not killed, not surviving)
+            stats["not_run"] = stats.get("not_run", 0) + 1
+            continue
         env = {SELECTOR_ENV: str(m.id)}
         head = run_json_lines(binary, lines_in[:first], limits, env=env)
         if any(r.status == "timeout" for r in head) or first == len(lines_in):
