@@ -353,12 +353,15 @@ def _run_mutants(problem: Any, runner: ProblemRunner, positives: list[dict[str, 
         return {}, stats
     stats["generated"] = len(schema.mutants)
     dropped: set[int] = set()
+    ladder = ["delete", "assign", "unary", "const", "cond", "body"]
     binary = None
     src = ""
-    for _ in range(6):
+    for _ in range(10):
         rewritten = schema.source
-        if dropped:
-            schema2 = mutant_schema(problem.reference_source, max_mutants=st.max_mutants)
+        if dropped:  # those sites rendered as the original code; the rest keep their ids
+            schema2 = mutant_schema(
+                problem.reference_source, max_mutants=st.max_mutants, exclude=frozenset(dropped)
+            )
             rewritten = _disable(schema2.source, dropped)
         try:
             src = ProblemRunner(problem, code=rewritten).harness_source() + "\n" + selector_source()
@@ -381,8 +384,16 @@ def _run_mutants(problem: Any, runner: ProblemRunner, positives: list[dict[str, 
             for k in range(max(0, ln - 1), min(len(lines), ln + 2)):
                 bad.update(marker_ids(lines[k]))
         if not bad - dropped:
-            stats["error"] = "schema does not compile: " + (comp.errors.strip().splitlines() or [""])[0][:200]
-            return {}, stats
+            # The error is not on a mutated line (e.g. deleting `x = …;` leaves a later use of `x`
+            # uninitialised): switch off the next operator class, most error-prone first.
+            while ladder and not bad - dropped:
+                op = ladder.pop(0)
+                bad = {m.id for m in schema.mutants if m.operator == op}
+            if not bad - dropped:
+                stats["error"] = (
+                    "schema does not compile: " + (comp.errors.strip().splitlines() or [""])[0][:200]
+                )
+                return {}, stats
         dropped |= bad
     if binary is None:
         stats["error"] = "schema does not compile after retries"

@@ -293,8 +293,10 @@ def _int_lit(t: Tok) -> tuple[int, str] | None:
     return int(m.group(1).replace("_", "")), m.group(2)
 
 
-def mutant_schema(source: str, *, max_mutants: int = 200) -> Schema:
-    """Rewrite ``source`` into a mutant schema (see the module docstring)."""
+def mutant_schema(source: str, *, max_mutants: int = 200, exclude: frozenset[int] = frozenset()) -> Schema:
+    """Rewrite ``source`` into a mutant schema (see the module docstring).
+
+    ``exclude``: mutant ids whose sites are left as the original code (ids stay as without it)."""
     sc = _Scanner(source)
     toks = sc.toks
     sites: list[_Site] = []
@@ -482,10 +484,11 @@ def mutant_schema(source: str, *, max_mutants: int = 200) -> Schema:
             return f"if !__vs_m({ids[0]}) {{ {h[0]} }}"
 
         sites.append(_Site(i, j, [(i, j)], tmpl, "delete", text(i, j), ("",), t.line))
-    return _assemble(source, toks, sites, max_mutants)
+    return _assemble(source, toks, sites, max_mutants, exclude)
 
 
-def _assemble(source: str, toks: list[Tok], sites: list[_Site], max_mutants: int) -> Schema:
+def _assemble(source: str, toks: list[Tok], sites: list[_Site], max_mutants: int,
+              exclude: frozenset[int] = frozenset()) -> Schema:  # fmt: skip
     # Keep properly nested sites (an inner site inside one hole of each enclosing site), outermost first.
     order = sorted(range(len(sites)), key=lambda k: (sites[k].lo, -(sites[k].hi - sites[k].lo), k))
     kept: list[_Site] = []
@@ -524,7 +527,8 @@ def _assemble(source: str, toks: list[Tok], sites: list[_Site], max_mutants: int
             mutants.append(Mutant(mid, s.operator, s.line, s.original, r))
     starts: dict[int, list[_Site]] = {}
     for s in kept:
-        starts.setdefault(s.lo, []).append(s)
+        if not set(s.ids) <= exclude:
+            starts.setdefault(s.lo, []).append(s)
 
     def gap(a: int, b: int) -> str:  # source text between token a's end and token b's start
         return source[toks[a].end : toks[b].start]
