@@ -58,7 +58,8 @@ __all__ = ["SuiteSettings", "build_suite", "canon"]
 class SuiteSettings:
     seed: int = 0
     target: int = 200  # positives kept per problem (at most)
-    candidates: int = 800  # candidate inputs generated
+    candidates: int = 800  # candidate inputs generated per round
+    rounds: int = 2  # more rounds (next seeds) while fewer than target + 25% inputs satisfy `requires`
     max_len: int = 200  # longest generated sequence (spec checks are often cubic in it)
     code_multiplier: int = 8  # mutant negatives up to this × positives
     multiplier: int = 10  # all negatives up to this × positives
@@ -134,21 +135,39 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
     spec_names = [n for n, _ in spec.params]
     bounds = read_bounds([c.text for c in spec.requires], spec_names or ref_names)
     _rename_bounds(bounds, dict(zip(spec_names, ref_names[len(ref_names) - len(spec_names) :])))
-    cands = candidate_inputs(params, bounds, seed=st.seed, count=st.candidates, max_len=st.max_len,
-                             structs=problem.structs)  # fmt: skip
+    # Rounds of candidates (seeds seed, seed+1, …) while too few inputs satisfy `requires`.
     decoded: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
-    bad = 0
-    for fam, raw in cands:
-        try:
-            decoded.append((fam, raw, te.decode_inputs(raw)))
-        except (DecodeError, TypeError, ValueError):
-            bad += 1
-    pre = _verdicts(te, [(d, None) for _, _, d in decoded], False, st.fallback_seconds)
-    valid = [x for x, v in zip(decoded, pre) if v.is_true]
-    counts: dict[str, Any] = {"candidates": len(cands), "undecodable": bad,
-                              "requires_true": len(valid),
-                              "requires_false": sum(v.is_false for v in pre),
-                              "requires_unknown": sum(v.is_unknown for v in pre)}  # fmt: skip
+    valid: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
+    seen_keys: set[str] = set()
+    counts: dict[str, Any] = {"candidates": 0, "undecodable": 0, "requires_true": 0, "requires_false": 0,
+                              "requires_unknown": 0, "rounds": 0}  # fmt: skip
+    for rnd in range(st.rounds):
+        if len(valid) >= st.target + st.target // 4 or time.perf_counter() > deadline:
+            break
+        cands = candidate_inputs(params, bounds, seed=st.seed + rnd, count=st.candidates, max_len=st.max_len,
+                                 structs=problem.structs)  # fmt: skip
+        fresh = []
+        for fam, raw in cands:
+            k = canon(raw)
+            if k in seen_keys:
+                continue
+            seen_keys.add(k)
+            try:
+                fresh.append((fam, raw, te.decode_inputs(raw)))
+            except (DecodeError, TypeError, ValueError):
+                counts["undecodable"] += 1
+        if not fresh:
+            break
+        pre = _verdicts(te, [(d, None) for _, _, d in fresh], False, st.fallback_seconds)
+        decoded.extend(fresh)
+        valid.extend(x for x, v in zip(fresh, pre) if v.is_true)
+        counts["rounds"] += 1
+        counts["candidates"] += len(fresh)
+        counts["requires_true"] += sum(v.is_true for v in pre)
+        counts["requires_false"] += sum(v.is_false for v in pre)
+        counts["requires_unknown"] += sum(v.is_unknown for v in pre)
+        if counts["requires_true"] == 0 and rnd >= 1:
+            break  # nothing our generators make satisfies `requires`: more rounds will not help
     valid = valid[: st.target + st.target // 4]  # a margin for ensures UNKNOWN; the rest is never run
     secs["inputs"] = time.perf_counter() - t0
     # the reference, one process for all valid inputs
