@@ -33,6 +33,7 @@ from ..formats.registry import detect_format, get_format
 from ..reduce.cases import kill_bits, select_cases
 from ..runtime.executor import Executor
 from ..runtime.files import atomic_write_json
+from ..runtime.shipping import Shipped, local_path, ship
 from .config import stable_seed
 from .driver import Stage, StageReport, TaskOutput, run_stage
 from .rundir import RunDir
@@ -47,7 +48,7 @@ LITE_NEGATIVES_PER_POSITIVE = 4
 @dataclass(frozen=True, slots=True)
 class SuiteJob:
     format: str
-    task_dir: str
+    task_dir: str | Shipped  # a snapshot for remote (Ray cluster) workers
     settings: dict[str, Any]
     cache: str | None
 
@@ -56,8 +57,9 @@ def run_suite_job(job: SuiteJob) -> TaskOutput:
     t0 = time.perf_counter()
     builder = get_format(job.format).suite_builder()
     assert builder is not None
-    doc = builder.build(Path(job.task_dir), job.settings, job.cache)
-    return TaskOutput(Path(job.task_dir).name, doc, time.perf_counter() - t0)
+    task_dir = Path(local_path(job.task_dir))
+    doc = builder.build(task_dir, job.settings, job.cache)
+    return TaskOutput(task_dir.name, doc, time.perf_counter() - t0)
 
 
 def _summary(doc: dict[str, Any]) -> dict[str, Any]:
@@ -145,7 +147,12 @@ def run_format_scale(
     cache = base.pop("cache", None)
 
     def job(task_id: str, task_dir: Path) -> SuiteJob:
-        return SuiteJob(fmt.name, str(task_dir), {**base, "seed": stable_seed(seed, task_id) % 2**32}, cache)
+        return SuiteJob(
+            fmt.name,
+            ship(task_dir, executor.remote),
+            {**base, "seed": stable_seed(seed, task_id) % 2**32},
+            cache,
+        )
 
     report = run_stage(
         SUITES, benchmark, rundir, executor, job, tasks=tasks,
