@@ -8,6 +8,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+import veriscale.cli.check
+import veriscale.cli.scale
+import veriscale.cli.stats  # noqa: F401  (registers the commands on the app)
 from shared_data import require
 from veriscale.cli.app import app
 from veriscale.languages.verus.compile import rustc_available
