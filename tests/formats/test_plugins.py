@@ -60,12 +60,13 @@ def test_an_unknown_folder_names_every_format_tried(tmp_path: Path) -> None:
     assert res.exit_code == 2 and "verina" in res.output and "vericontest" in res.output
 
 
-@pytest.mark.parametrize("command", [["scale", "--out", "OUT"], ["expand", "inputs", "--run", "OUT"]])
+@pytest.mark.parametrize("command", [["expand", "inputs", "--run", "OUT"]])
 def test_expansion_of_vericontest_says_it_is_not_built(command: list[str], tmp_path: Path) -> None:
     args = [a.replace("OUT", str(tmp_path / "run")) for a in command]
     res = runner.invoke(app, [*args, "--benchmark", str(_need(LEETCODE))])
     assert res.exit_code != 0
     assert "VeriContest expansion" in res.output and "not built yet" in res.output
+    assert "veriscale scale" in res.output
     assert "Traceback" not in res.output and not (tmp_path / "run" / "plus").exists()
 
 

@@ -105,8 +105,10 @@ def stage_progress(console: Console) -> Progress:
     )
 
 
-def benchmark_unavailable(benchmark: Path | None, engine_name: str) -> str | None:
-    """Why ``expand``/``scale`` cannot run on ``benchmark`` with that engine (None: they can)."""
+def benchmark_unavailable(benchmark: Path | None, engine_name: str, *, scale: bool = False) -> str | None:
+    """Why ``expand``/``scale`` cannot run on ``benchmark`` with that engine (None: they can).
+
+    ``scale`` on a format with its own suite builder (``Format.suite_builder``) needs no expansion stages."""
     from ..formats.api import FormatError
     from ..formats.registry import detect_format
     from ..languages.registry import language
@@ -117,6 +119,8 @@ def benchmark_unavailable(benchmark: Path | None, engine_name: str) -> str | Non
         fmt = detect_format(benchmark)
     except FormatError as exc:
         return str(exc)
+    if scale and fmt.suite_builder() is not None:
+        return None
     if (why := fmt.expansion_unsupported()) is not None:
         return f"{benchmark}: {why}"
     return language(fmt.language).engine_unavailable(engine_name)

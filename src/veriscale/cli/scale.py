@@ -79,7 +79,7 @@ def scale_command(
         cfg = load_pipeline_config(config, {"seed": seed, "engine.name": engine})
     except (ConfigError, PipelineConfigError) as exc:
         raise _fail(str(exc)) from None
-    if (why := benchmark_unavailable(benchmark, cfg.engine.name)) is not None:
+    if (why := benchmark_unavailable(benchmark, cfg.engine.name, scale=True)) is not None:
         raise _fail(why)
     # The models are recorded in the run's config: resuming with other models is refused.
     cfg = cfg.model_copy(update={"model": llm_cfg.model_for("seed_inputs") if use_model else None})

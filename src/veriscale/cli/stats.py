@@ -167,6 +167,10 @@ def stats_command(
     if not paths:
         raise typer.BadParameter("give at least one dataset directory, or --example")
     if adequacy:
+        from .stats_suites import format_suite_adequacy
+
+        if format_suite_adequacy([p for p, _ in paths], as_json):  # formats that build their own suites
+            return
         ex = executor_from_options(executor, jobs, ray_address, serial_for_one=True)
         try:
             with ex:

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from .findings import CheckReport
 
-__all__ = ["Format", "FormatError", "SuiteCounts"]
+__all__ = ["Format", "FormatError", "SuiteBuilder", "SuiteCounts"]
 
 
 class FormatError(ValueError):
@@ -30,6 +30,23 @@ class SuiteCounts:
     unexpected_outputs: int
     unexpected_inputs: int
     bad_rows: int = 0  # rows counted as malformed (not objects, a non-list ``unexpected``, …)
+
+
+class SuiteBuilder(Protocol):
+    """A format's own suite generation, for formats whose suites the shared Verina stages cannot build.
+
+    ``build`` runs in a worker (one task, writes nothing) and returns a JSON document
+    with at least ``positives`` (``{"input", "output"}`` each), ``negatives``
+    (``{"input_index", "output", "source"}``), ``kills`` (per positive, the ids of the
+    mutants it kills) and optionally ``weakened.kills`` (per negative, the weakened
+    specifications it kills). ``write`` writes one task's chosen cases as a dataset
+    folder under ``dest_root`` in the format's own layout.
+    """
+
+    def build(self, task_dir: Path, settings: dict[str, Any], cache: str | None) -> dict[str, Any]: ...
+
+    def write(self, task_dir: Path, dest_root: Path, suite: str, doc: dict[str, Any],
+              positives: Sequence[int], negatives: Sequence[int]) -> str: ...  # fmt: skip
 
 
 class Format(Protocol):
@@ -69,4 +86,8 @@ class Format(Protocol):
 
     def expansion_unsupported(self) -> str | None:
         """``None`` when ``expand``/``scale`` can build suites for this format, else why not."""
+        ...
+
+    def suite_builder(self) -> SuiteBuilder | None:
+        """The format's own suite generation for ``scale`` (None: the shared Verina stages)."""
         ...

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..builders.suites import LITE, PLUS
-from ..formats.registry import get_format
+from ..formats.registry import detect_format, get_format
 from ..formats.stats import DatasetStats, dataset_stats
 from ..runtime.executor import Executor
 from ..runtime.files import atomic_write_json
@@ -64,6 +64,14 @@ def run_scale(
 ) -> ScaleReport:
     """Run (or resume) all stages; ``progress(stage, task, status)``, ``on_stage(stage, todo, done)``."""
     rundir.record_inputs(benchmark=str(Path(benchmark)))
+    fmt = detect_format(Path(benchmark))
+    if fmt.suite_builder() is not None:  # the format builds its own suites (e.g. VeriContest)
+        from .format_suites import run_format_scale
+
+        stages, written, st = run_format_scale(benchmark, rundir, executor, tasks=tasks,
+                                               progress=progress, on_stage=on_stage)  # fmt: skip
+        return ScaleReport(stages=stages, written=written, kill_preserved=st["kill_preserved"],
+                           reduced=st["tasks"])  # fmt: skip
     rundir.adopt("outputs", "outputs")
     rundir.adopt("reduce", REDUCE_STAGE)
     rep = ScaleReport()

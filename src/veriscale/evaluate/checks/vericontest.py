@@ -72,6 +72,7 @@ class ProblemCheck:
     compile_error: str = ""
     examples: list[ExampleCheck] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    suite: dict[str, Any] | None = None  # verdicts on the problem's own test files (vericontest_suites)
 
     @property
     def cases(self) -> list[CaseCheck]:
@@ -222,7 +223,12 @@ def _check_path(args: tuple[str | Shipped, float, int, float, str | None]) -> Pr
         cache=cache,
     )
     try:
-        return check_problem(problem, engine.for_task(problem))
+        from .vericontest_suites import check_suite_files
+
+        te = engine.for_task(problem)
+        pc = check_problem(problem, te)
+        pc.suite = check_suite_files(problem, te)
+        return pc
     except Exception as exc:  # one problem's crash must not lose the others
         return ProblemCheck(problem.id, problem.kind, load_error=f"internal error: {exc!r}")
 
@@ -395,8 +401,15 @@ def check_command(
             executor=executor,
             progress=progress,
         )
+    suites = [c.suite for c in checks if c.suite is not None]
     if as_json:
-        json.dump(report_json(checks), sys.stdout, indent=1, ensure_ascii=False, default=str)
+        from .vericontest_suites import summarize_suites
+
+        rep = report_json(checks)
+        if suites:
+            rep["test_files"] = {"summary": summarize_suites(suites),
+                                 "problems": {c.problem: c.suite for c in checks if c.suite is not None}}  # fmt: skip
+        json.dump(rep, sys.stdout, indent=1, ensure_ascii=False, default=str)
         sys.stdout.write("\n")
         return
     s = summarize(checks)
@@ -431,8 +444,19 @@ def check_command(
             out(title + ":", markup=False, highlight=False)
             for r, n in reasons.items():
                 out(f"  {n:6}  {r}", markup=False, highlight=False)
+    if suites:
+        from .vericontest_suites import summarize_suites
+
+        t = summarize_suites(suites)
+        out(f"test files: {t['problems']} problems, {t['positives']} positives, {t['negatives']} negatives; "
+            f"expected verdicts {t['expected']}, contrary {t['contrary']}, UNKNOWN {t['unknown']}, "
+            f"undecodable lines {t['undecodable']}; agreement among decided "
+            f"{'-' if t['agreement'] is None else format(100 * t['agreement'], '.2f') + '%'}",
+            markup=False, highlight=False, soft_wrap=True)  # fmt: skip
     findings: list[str] = []
     for c in checks:
+        for d in (c.suite or {}).get("disagreements", []):
+            findings.append(f"TESTFILE  {c.problem} {d}")
         for w in c.warnings:
             findings.append(f"WARNING   {w}")
         if c.load_error:

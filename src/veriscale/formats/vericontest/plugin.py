@@ -48,7 +48,12 @@ class VeriContestFormat:
         return problem_sort_key(task_id)
 
     def count_suite(self, task_dir: Path) -> SuiteCounts:
-        # Until generated suites exist, a problem's tests are its description examples.
+        from .suite_files import read_suite_files
+
+        files = read_suite_files(task_dir)
+        if files is not None:  # VeriContest's own test files (hosted data or a veriscale suite)
+            return SuiteCounts(len(files.positives), len(files.negatives), 0, bad_rows=len(files.errors))
+        # Without test files, a problem's tests are its description examples.
         try:
             examples = len(read_problem(task_dir).examples)
         except ProblemError:
@@ -65,9 +70,14 @@ class VeriContestFormat:
 
     def expansion_unsupported(self) -> str | None:
         return (
-            "VeriContest expansion (generated positive and negative tests) is not built yet; "
-            "`check`, `stats` and `check-data` work on VeriContest folders"
+            "the per-stage VeriContest expansion is not built yet: `veriscale scale` builds VeriContest "
+            "suites (positives, negatives, Plus and Lite) in one stage"
         )
+
+    def suite_builder(self) -> Any:
+        from .suite_builder import VeriContestSuites
+
+        return VeriContestSuites()
 
 
 VERICONTEST = VeriContestFormat()

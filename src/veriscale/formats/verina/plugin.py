@@ -63,5 +63,8 @@ class VerinaFormat:
     def expansion_unsupported(self) -> str | None:
         return None
 
+    def suite_builder(self) -> None:
+        return None  # the shared pipeline stages build Verina suites
+
 
 VERINA = VerinaFormat()

@@ -1,0 +1,171 @@
+"""VeriContest Plus/Lite suites on a fixed problem sample: volumes, mutants, speed (prints figures).
+
+Usage:
+    python benchmarks/bench_vericontest_suites.py [--benchmark DIR] [--sample 100] [--workers 2]
+        [--out DIR] [--schemata 3] [--report-only]
+
+The sample is fixed: of all problems in format order (LeetCode then Codeforces),
+the ones at positions ``floor(k * total / sample)``, k = 0 … sample-1. The run
+goes through ``run_scale`` (the same run directory, ledger and executor as
+``veriscale scale``), so ``--out`` resumes an interrupted run (wall time then
+covers only the remaining work). Figures:
+
+* positives per problem (mean, min–max, share with ≥ 150); negatives per problem
+  and negatives/positives, by source (syntactic mutants, direct output mutation);
+  valid alternative answers; problems flagged as benchmark defects (the
+  ground-truth ``ensures`` rejects the reference's output on a valid input);
+* syntactic mutants generated / compiled / killed / surviving;
+* wall time, peak RSS of the largest worker, and the extrapolation to 946 problems;
+* ``--schemata K``: on the first K sample problems with mutants, the mutant schema's
+  one compile against one rustc per mutant (5 mutants compiled separately, uncached,
+  the mean multiplied by the number of mutants).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import resource
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from veriscale.formats.vericontest.dataset import discover_problems, read_problem
+from veriscale.languages.verus.compile import compile_program
+from veriscale.languages.verus.mutants import mutant_schema, selector_source
+from veriscale.languages.verus.reference import ProblemRunner
+from veriscale.pipeline.config import load_pipeline_config
+from veriscale.pipeline.rundir import RunDir
+from veriscale.pipeline.scale import run_scale
+from veriscale.runtime.executor import pool_executor
+
+TOTAL = 946
+
+
+def sample(root: Path, n: int) -> list[str]:
+    dirs = discover_problems(root)
+    return [dirs[(k * len(dirs)) // n].name for k in range(min(n, len(dirs)))]
+
+
+def schemata_speedup(root: Path, ids: list[str], k: int) -> None:
+    done = 0
+    for pid in ids:
+        if done >= k:
+            break
+        fam = "codeforces" if pid.startswith("cf") else "leetcode"
+        prob = read_problem(root / fam / pid)
+        sch = mutant_schema(prob.reference_source)
+        if len(sch.mutants) < 5:
+            continue
+        harness = ProblemRunner(prob, code=sch.source).harness_source() + "\n" + selector_source()
+        t = time.perf_counter()
+        comp = compile_program(harness, use_cache=False)
+        schema_s = time.perf_counter() - t
+        if not comp.ok:
+            continue
+        singles = []
+        for m in sch.mutants[:: max(1, len(sch.mutants) // 5)][:5]:
+            src = re.sub(
+                r"__vs_m\((\d+)\)", lambda x, m=m: "true" if int(x.group(1)) == m.id else "false", harness
+            )
+            t = time.perf_counter()
+            compile_program(src, use_cache=False)
+            singles.append(time.perf_counter() - t)
+        per = statistics.mean(singles)
+        print(
+            f"schemata {pid}: {len(sch.mutants)} mutants; schema compile {schema_s:.1f} s; "
+            f"one rustc per mutant {per:.1f} s x {len(sch.mutants)} = {per * len(sch.mutants):.0f} s; "
+            f"compile speed-up x{per * len(sch.mutants) / schema_s:.1f}"
+        )
+        done += 1
+
+
+def report(out: Path, ids: list[str], wall: float | None) -> None:
+    docs = []
+    for pid in ids:
+        p = out / "suites" / f"{pid}.json"
+        if p.is_file():
+            docs.append(json.loads(p.read_text(encoding="utf-8")))
+    if not docs:
+        print("no finished problems")
+        return
+    pos = [len(d["positives"]) for d in docs]
+    negs = [len(d["negatives"]) for d in docs]
+    syn = [sum(n["source"].startswith("syntactic") for n in d["negatives"]) for d in docs]
+    direct = [sum(n["source"] == "direct" for n in d["negatives"]) for d in docs]
+    alts = [len(d["alternatives"]) for d in docs]
+    defects = sorted(d["task_id"] for d in docs if d["defects"])
+    zero = sorted(d["task_id"] for d in docs if not d["positives"])
+    m = [d.get("mutants") or {} for d in docs]
+    print(f"problems finished: {len(docs)}/{len(ids)}")
+    print(
+        f"positives per problem: mean {statistics.mean(pos):.1f}, min {min(pos)}, max {max(pos)}, "
+        f">=150: {sum(x >= 150 for x in pos)}/{len(pos)} ({100 * sum(x >= 150 for x in pos) / len(pos):.0f}%), "
+        f"none: {len(zero)} {zero[:20]}"
+    )
+    tp = sum(pos) or 1
+    print(
+        f"negatives per problem: mean {statistics.mean(negs):.1f} (ratio {sum(negs) / tp:.2f}); "
+        f"syntactic mean {statistics.mean(syn):.1f} (ratio {sum(syn) / tp:.2f}); "
+        f"direct mean {statistics.mean(direct):.1f} (ratio {sum(direct) / tp:.2f})"
+    )
+    print(
+        f"valid alternative answers: {sum(alts)} in {sum(a > 0 for a in alts)} problems "
+        f"{sorted(d['task_id'] for d in docs if d['alternatives'])[:20]}"
+    )
+    print(f"benchmark defects (ensures rejects the reference): {len(defects)} {defects}")
+    g = sum(x.get("generated", 0) for x in m)
+    c = sum(x.get("compiled", 0) for x in m)
+    k = sum(x.get("killed", 0) for x in m)
+    s = sum(x.get("surviving", 0) for x in m)
+    errs = sorted(d["task_id"] for d, x in zip(docs, m) if x.get("error"))
+    print(
+        f"syntactic mutants: generated {g}, compiled {c}, killed {k}, surviving {s}; "
+        f"no schema: {len(errs)} {errs[:20]}"
+    )
+    unk = sum((d.get("counts") or {}).get("ensures_unknown", 0) for d in docs)
+    print(f"positives dropped as ensures UNKNOWN: {unk}")
+    if wall is not None:
+        print(
+            f"wall {wall:.0f} s for {len(docs)} problems; extrapolated to {TOTAL}: {wall * TOTAL / len(docs) / 3600:.2f} h"
+        )
+    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    print(
+        f"peak RSS of the largest child process: {rss:.0f} MiB; this process "
+        f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    here = Path(__file__).resolve().parent
+    ap.add_argument("--benchmark", type=Path, default=here.parent.parent / "shared" / "data" / "vericontest")
+    ap.add_argument("--sample", type=int, default=100)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--schemata", type=int, default=0)
+    ap.add_argument("--report-only", action="store_true")
+    args = ap.parse_args()
+    ids = sample(args.benchmark, args.sample)
+    out = args.out or Path(tempfile.mkdtemp(prefix="vc-suites-"))
+    print(
+        f"sample: {len(ids)} problems ({sum(i.startswith('lc') for i in ids)} lc, "
+        f"{sum(i.startswith('cf') for i in ids)} cf); run directory {out}"
+    )
+    wall = None
+    if not args.report_only:
+        cfg = load_pipeline_config(None, {})
+        t = time.perf_counter()
+        with RunDir.open(out, cfg) as rd, pool_executor(args.workers) as ex:
+            rep = run_scale(args.benchmark, rd, ex, tasks=ids)
+        wall = time.perf_counter() - t
+        print(f"failed: {rep.failed}")
+    report(out, ids, wall)
+    if args.schemata:
+        schemata_speedup(args.benchmark, ids, args.schemata)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,481 @@
+"""Positive and negative tests for one VeriContest problem (the Plus suite's content).
+
+``build_suite(problem, settings)`` returns a JSON document:
+
+1. **Positives.** Candidate inputs from the parameter types and the bounds of
+   ``requires`` (``languages.verus.input_gen``), decoded strictly, checked by the
+   ground-truth precondition in one batch (only TRUE kept), run through the
+   reference (``code.rs``/``main.rs``, never ``verified.rs``) in one harness
+   process, and checked by the ground-truth postcondition in one batch: TRUE
+   makes a positive, FALSE a **benchmark defect** (recorded with the input and
+   output), UNKNOWN is dropped (counted). The first ``settings.target`` in
+   candidate order (families interleaved) are kept.
+2. **Syntactic mutants** as one schema binary (``languages.verus.mutants``), each
+   run on every positive with a short per-case limit (a mutant that times out is
+   stopped at once). A positive *kills* a mutant when the mutant's result differs
+   from the reference's (wrong value, panic, timeout). Only mutants whose pass
+   rate on the positives lies strictly between 0 and 1 give negatives.
+3. **Negatives**, the paper's staged budget: mutant outputs round-robin across
+   mutants (one per mutant per pass) up to ``code_multiplier`` × positives, then
+   direct output mutations round-robin across inputs (one new per input per pass)
+   up to ``multiplier`` × positives. Every candidate is labelled by the
+   ground-truth postcondition: FALSE → negative; TRUE → a valid alternative
+   answer (recorded, never a negative); UNKNOWN → dropped. Outputs are
+   deduplicated per input (the reference output and every output kept).
+4. **Weakened ``ensures``**: each top-level clause of the ground-truth
+   ``ensures`` replaced by ``true`` in turn; a negative kills a weakened
+   specification when that specification still rejects it.
+
+Everything is deterministic under ``settings.seed``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from ...languages.verus.compile import compile_program
+from ...languages.verus.engine import VeriContestEngine
+from ...languages.verus.execute import CaseResult, ExecLimits, run_json_lines
+from ...languages.verus.input_gen import candidate_inputs
+from ...languages.verus.mutants import SELECTOR_ENV, marker_ids, mutant_schema, selector_source
+from ...languages.verus.output_mutation import output_mutants
+from ...languages.verus.reference import ProblemRunner
+from ...languages.verus.requires_bounds import read_bounds
+from ...languages.verus.signature import input_params
+from ...runtime.engine import Verdict
+from ...runtime.limits import Limits
+from ...values.codec import DecodeError
+
+__all__ = ["SuiteSettings", "build_suite", "canon"]
+
+
+@dataclass(frozen=True)
+class SuiteSettings:
+    seed: int = 0
+    target: int = 200  # positives kept per problem (at most)
+    candidates: int = 800  # candidate inputs generated per round
+    rounds: int = 2  # more rounds (next seeds) while fewer than target + 25% inputs satisfy `requires`
+    max_len: int = 200  # longest generated sequence (spec checks are often cubic in it)
+    code_multiplier: int = 8  # mutant negatives up to this × positives
+    multiplier: int = 10  # all negatives up to this × positives
+    max_mutants: int = 200
+    mutant_case_seconds: float = 0.3  # per case, for mutants (the reference runs with the engine's limits)
+    spec_fuel: int = 20_000  # Python-evaluator steps per check (after the compiled checker's UNKNOWN)
+    check_seconds: float = 20.0  # backstop of one compiled-checker batch (its rows left UNKNOWN after it)
+    fallback_seconds: float = 30.0  # Python-evaluator time per batch on the compiled checker's UNKNOWN rows
+    problem_seconds: float = 120.0  # after this, mutant runs and negative stages stop early (recorded)
+    weakened: bool = False  # one compiled checker per ensures clause: costly, opt-in
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def canon(v: Any) -> str:
+    return json.dumps(v, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def _result_value(problem: Any, r: CaseResult) -> Any:
+    """The output part of a harness result (``&self`` targets print ``[self, result]``)."""
+    if problem.ref_signature.receiver and isinstance(r.value, list) and len(r.value) == 2:
+        return r.value[1]
+    return r.value
+
+
+def _verdicts(
+    te: Any, pairs: list[tuple[dict[str, Any], Any]], with_output: bool, budget: float
+) -> list[Any]:
+    """Batched verdicts: the compiled checker for all rows, then the Python evaluator on its UNKNOWN
+    rows while ``budget`` seconds last (rows after that stay UNKNOWN, so one slow specification
+    cannot hold a problem)."""
+    got = te._compiled_batch(pairs, with_output)
+    out: list[Any] = []
+    stop = time.perf_counter() + budget
+    none = Verdict.unknown("not decided within the problem's specification-check budget", "timeout")
+    for (inp, o), g in zip(pairs, got):
+        v = None if g is None else (g[1] if with_output else g[0])
+        if v is not None and not v.is_unknown:
+            out.append(v)
+        elif time.perf_counter() < stop:
+            out.append(te._python_post(inp, o) if with_output else te._python_pre(inp))
+        else:
+            out.append(none)
+    return out
+
+
+def _engine(settings: SuiteSettings, cache: Path | str | None) -> VeriContestEngine:
+    return VeriContestEngine(spec_limits=Limits(fuel=settings.spec_fuel, seconds=5.0, max_depth=100_000),
+                             cache=cache)  # fmt: skip
+
+
+def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: Path | str | None = None,
+                engine: VeriContestEngine | None = None) -> dict[str, Any]:  # fmt: skip
+    """The suite document of one problem (see the module docstring)."""
+    st = settings or SuiteSettings()
+    eng = engine or _engine(st, cache)
+    te = eng.for_task(problem)
+    deadline = time.perf_counter() + st.problem_seconds
+    ck = te.compiled()
+    if ck is not None:  # an unbounded quantifier must not hold a whole problem for the default backstop
+        ck.seconds = st.check_seconds
+    doc: dict[str, Any] = {"task_id": problem.id, "settings": st.to_json(), "positives": [], "negatives": [],
+                           "alternatives": [], "defects": [], "notes": []}  # fmt: skip
+    secs: dict[str, float] = {}
+    t0 = time.perf_counter()
+    spec = te.spec()
+    if spec is None:
+        doc["notes"].append(f"spec does not load: {te._spec_error}")
+        return doc
+    params = [(p.name, p.value_type) for p in input_params(problem)]
+    ref_names = [n for n, _ in params]
+    spec_names = [n for n, _ in spec.params]
+    bounds = read_bounds([c.text for c in spec.requires], spec_names or ref_names)
+    _rename_bounds(bounds, dict(zip(spec_names, ref_names[len(ref_names) - len(spec_names) :])))
+    # Rounds of candidates (seeds seed, seed+1, …) while too few inputs satisfy `requires`.
+    decoded: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
+    valid: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
+    seen_keys: set[str] = set()
+    counts: dict[str, Any] = {"candidates": 0, "undecodable": 0, "requires_true": 0, "requires_false": 0,
+                              "requires_unknown": 0, "rounds": 0}  # fmt: skip
+    for rnd in range(st.rounds):
+        if len(valid) >= st.target + st.target // 4 or time.perf_counter() > deadline:
+            break
+        cands = candidate_inputs(params, bounds, seed=st.seed + rnd, count=st.candidates, max_len=st.max_len,
+                                 structs=problem.structs)  # fmt: skip
+        fresh = []
+        for fam, raw in cands:
+            k = canon(raw)
+            if k in seen_keys:
+                continue
+            seen_keys.add(k)
+            try:
+                fresh.append((fam, raw, te.decode_inputs(raw)))
+            except (DecodeError, TypeError, ValueError):
+                counts["undecodable"] += 1
+        if not fresh:
+            break
+        pre = _verdicts(te, [(d, None) for _, _, d in fresh], False, st.fallback_seconds)
+        decoded.extend(fresh)
+        valid.extend(x for x, v in zip(fresh, pre) if v.is_true)
+        counts["rounds"] += 1
+        counts["candidates"] += len(fresh)
+        counts["requires_true"] += sum(v.is_true for v in pre)
+        counts["requires_false"] += sum(v.is_false for v in pre)
+        counts["requires_unknown"] += sum(v.is_unknown for v in pre)
+        if counts["requires_true"] == 0 and rnd >= 1:
+            break  # nothing our generators make satisfies `requires`: more rounds will not help
+    valid = valid[: st.target + st.target // 4]  # a margin for ensures UNKNOWN; the rest is never run
+    secs["inputs"] = time.perf_counter() - t0
+    # the reference, one process for all valid inputs
+    t1 = time.perf_counter()
+    runner = te.runner
+    results = runner.run_inputs([raw for _, raw, _ in valid])
+    ran = [(x, r) for x, r in zip(valid, results) if r.ok]
+    counts["reference_failed"] = len(valid) - len(ran)
+    ref_statuses: dict[str, int] = {}
+    for r in results:
+        if not r.ok:
+            ref_statuses[r.status] = ref_statuses.get(r.status, 0) + 1
+    counts["reference_failures"] = dict(sorted(ref_statuses.items()))
+    secs["reference"] = time.perf_counter() - t1
+    t2 = time.perf_counter()
+    pairs: list[tuple[dict[str, Any], Any]] = []
+    keep: list[int] = []
+    for k, ((_, _, dec), r) in enumerate(ran):
+        try:
+            pairs.append((dec, te.decode_output(_result_value(problem, r))))
+            keep.append(k)
+        except (DecodeError, TypeError, ValueError):
+            counts["reference_failed"] += 1
+    post = _verdicts(te, pairs, True, st.fallback_seconds)
+    positives: list[dict[str, Any]] = []
+    decoded_pos: list[dict[str, Any]] = []
+    micros: list[int] = []
+    unknown_post = 0
+    for k, v in zip(keep, post):
+        (fam, raw, dec), r = ran[k]
+        out = _result_value(problem, r)
+        if v.is_true:
+            if len(positives) < st.target:
+                positives.append({"input": raw, "output": out, "family": fam})
+                decoded_pos.append(dec)
+                micros.append(r.micros or 0)
+        elif v.is_false:
+            doc["defects"].append({"input": raw, "output": out, "reason": v.reason or "ensures rejects"})
+        else:
+            unknown_post += 1
+    counts["ensures_unknown"] = unknown_post
+    counts["positives"] = len(positives)
+    doc["positives"] = positives
+    secs["ensures"] = time.perf_counter() - t2
+    if not positives:
+        doc["counts"] = counts
+        doc["seconds"] = secs
+        return doc
+    # syntactic mutants
+    t3 = time.perf_counter()
+    case_s = max(st.mutant_case_seconds, 20 * max(micros) / 1e6)
+    mres, mstats = _run_mutants(problem, runner, positives, st, case_s, cache, deadline)
+    doc["mutants"] = mstats
+    kills: list[list[int]] = [[] for _ in positives]
+    mutant_cands: dict[int, list[tuple[int, Any]]] = {}
+    for mid, rs in mres.items():
+        passed = 0
+        outs: list[tuple[int, Any]] = []
+        for i, r in enumerate(rs):
+            if r is None:
+                continue
+            same = r.ok and canon(_result_value(problem, r)) == canon(positives[i]["output"])
+            if same:
+                passed += 1
+            else:
+                kills[i].append(mid)
+                if r.ok:
+                    outs.append((i, _result_value(problem, r)))
+        if 0 < passed < len(rs):
+            mutant_cands[mid] = outs
+    doc["kills"] = kills
+    killed = sorted({m for ks in kills for m in ks})
+    mstats["killed"] = len(killed)
+    killed_set = set(killed)
+    mstats["surviving"] = sum(m not in killed_set for m in mres)  # run on every positive, never detected
+    mstats["survivors"] = [m for m in sorted(mres) if m not in killed_set]
+    mstats.pop("ids", None)
+    mstats["partial"] = len(mutant_cands)  # 0 < pass rate < 1: the mutants that give negatives
+    secs["mutants"] = time.perf_counter() - t3
+    # negatives
+    t4 = time.perf_counter()
+    seen: list[set[str]] = [{canon(p["output"])} for p in positives]
+    out_type = problem.ref_signature.ret_type
+    negs: list[dict[str, Any]] = []
+    code_target = st.code_multiplier * len(positives)
+    target = st.multiplier * len(positives)
+    stats = {"syntactic": 0, "direct": 0, "alternatives": 0, "unknown": 0}
+
+    def label(batch: list[tuple[int, Any, str]]) -> None:
+        pairs = []
+        idx = []
+        for k, (i, out, _) in enumerate(batch):
+            try:
+                pairs.append((decoded_pos[i], te.decode_output(out)))
+                idx.append(k)
+            except (DecodeError, TypeError, ValueError):
+                continue
+        verdicts = _verdicts(te, pairs, True, st.fallback_seconds / 4)
+        for k, v in zip(idx, verdicts):
+            i, out, src = batch[k]
+            if v.is_false:
+                negs.append({"input_index": i, "output": out, "source": src})
+                stats[src.split(":")[0]] += 1
+            elif v.is_true:
+                doc["alternatives"].append({"input_index": i, "output": out, "source": src})
+                stats["alternatives"] += 1
+            else:
+                stats["unknown"] += 1
+
+    # stage: mutant outputs, round-robin across mutants
+    queues = {m: list(v) for m, v in sorted(mutant_cands.items())}
+    batch: list[tuple[int, Any, str]] = []
+    while queues and len(negs) < code_target and time.perf_counter() < deadline:
+        for m in list(queues):
+            q = queues[m]
+            while q:
+                i, out = q.pop(0)
+                c = canon(out)
+                if c not in seen[i]:
+                    seen[i].add(c)
+                    batch.append((i, out, f"syntactic:{m}"))
+                    break
+            if not q:
+                del queues[m]
+        if len(batch) >= 256 or not queues:
+            label(batch)
+            batch = []
+    label(batch)
+    negs = negs[:code_target]
+    # stage: direct output mutation, round-robin across inputs
+    rng = random.Random(st.seed)
+    gens = [output_mutants(out_type, p["output"], rng, problem.structs) for p in positives]
+    live = list(range(len(positives)))
+    idle_passes = 0
+    while live and len(negs) < target and idle_passes < 3 and time.perf_counter() < deadline + 30:
+        batch = []
+        nxt = []
+        for i in live:
+            got = False
+            for _ in range(200):
+                c = next(gens[i], None)
+                if c is None:
+                    break
+                key = canon(c)
+                if key not in seen[i]:
+                    seen[i].add(key)
+                    batch.append((i, c, "direct"))
+                    got = True
+                    break
+            if got:
+                nxt.append(i)
+        before = len(negs)
+        label(batch)
+        idle_passes = idle_passes + 1 if len(negs) == before else 0
+        live = nxt
+    doc["negatives"] = negs[:target]
+    counts["negatives"] = len(doc["negatives"])
+    counts["negatives_by_source"] = {
+        "syntactic": sum(n["source"].startswith("syntactic") for n in doc["negatives"]),
+        "direct": sum(n["source"] == "direct" for n in doc["negatives"]),
+    }
+    counts["alternatives"] = stats["alternatives"]
+    counts["negative_unknown"] = stats["unknown"]
+    secs["negatives"] = time.perf_counter() - t4
+    if st.weakened:
+        t5 = time.perf_counter()
+        doc["weakened"] = _weakened_kills(problem, eng, spec, decoded_pos, doc["negatives"], te)
+        secs["weakened"] = time.perf_counter() - t5
+    doc["counts"] = counts
+    doc["seconds"] = {k: round(v, 3) for k, v in secs.items()}
+    return doc
+
+
+def _rename_bounds(bounds: Any, names: dict[str, str]) -> None:
+    """Bounds read over the spec's parameter names, moved to the reference's (lc3047 differs)."""
+    if all(a == b for a, b in names.items()):
+        return
+
+    def ren(s: str) -> str:
+        for a, b in names.items():
+            s = s.replace(f"({a})", f"({b})") if "(" in s else (b if s == a else s)
+        return s
+
+    bounds.lo = {ren(k): v for k, v in bounds.lo.items()}
+    bounds.hi = {ren(k): v for k, v in bounds.hi.items()}
+    bounds.values = {ren(k): v for k, v in bounds.values.items()}
+    bounds.links = [(ren(a), ren(b)) for a, b in bounds.links]
+
+
+def _run_mutants(problem: Any, runner: ProblemRunner, positives: list[dict[str, Any]], st: SuiteSettings,
+                 case_s: float, cache: Path | str | None, deadline: float) -> tuple[dict[int, list[CaseResult | None]], dict[str, Any]]:  # fmt: skip
+    """Every compiled mutant's results on the positives (``None`` = not run after a timeout)."""
+    stats: dict[str, Any] = {"generated": 0, "compiled": 0, "dropped_on_compile": 0, "schema_compiles": 0,
+                             "compile_seconds": 0.0, "run_seconds": 0.0, "by_operator": {}}  # fmt: skip
+    if runner.violations():
+        stats["error"] = "the reference has forbidden constructs"
+        return {}, stats
+    try:
+        schema = mutant_schema(problem.reference_source, max_mutants=st.max_mutants)
+    except Exception as exc:  # a source our scanner cannot follow: no syntactic mutants
+        stats["error"] = f"schema: {type(exc).__name__}: {exc}"
+        return {}, stats
+    stats["generated"] = len(schema.mutants)
+    dropped: set[int] = set()
+    ladder = ["delete", "assign", "unary", "const", "cond", "body"]
+    binary = None
+    src = ""
+    for _ in range(10):
+        rewritten = schema.source
+        if dropped:  # those sites rendered as the original code; the rest keep their ids
+            schema2 = mutant_schema(
+                problem.reference_source, max_mutants=st.max_mutants, exclude=frozenset(dropped)
+            )
+            rewritten = _disable(schema2.source, dropped)
+        try:
+            src = ProblemRunner(problem, code=rewritten).harness_source() + "\n" + selector_source()
+        except Exception as exc:
+            stats["error"] = f"harness: {type(exc).__name__}: {exc}"
+            return {}, stats
+        t = time.perf_counter()
+        comp = compile_program(src, cache=cache)
+        stats["compile_seconds"] += time.perf_counter() - t
+        stats["schema_compiles"] += 1
+        if comp.ok:
+            binary = comp.binary
+            break
+        lines = src.splitlines()
+        bad: set[int] = set()
+        import re
+
+        for m in re.finditer(r"main\.rs:(\d+):\d+", comp.errors):
+            ln = int(m.group(1)) - 1
+            for k in range(max(0, ln - 1), min(len(lines), ln + 2)):
+                bad.update(marker_ids(lines[k]))
+        if not bad - dropped:
+            # The error is not on a mutated line (e.g. deleting `x = …;` leaves a later use of `x`
+            # uninitialised): switch off the next operator class, most error-prone first.
+            while ladder and not bad - dropped:
+                op = ladder.pop(0)
+                bad = {m.id for m in schema.mutants if m.operator == op}
+            if not bad - dropped:
+                stats["error"] = (
+                    "schema does not compile: " + (comp.errors.strip().splitlines() or [""])[0][:200]
+                )
+                return {}, stats
+        dropped |= bad
+    if binary is None:
+        stats["error"] = "schema does not compile after retries"
+        return {}, stats
+    live = [m for m in schema.mutants if m.id not in dropped]
+    stats["compiled"] = len(live)
+    stats["dropped_on_compile"] = len(dropped)
+    stats["ids"] = [m.id for m in live]
+    by_op: dict[str, int] = {}
+    for m in live:
+        by_op[m.operator] = by_op.get(m.operator, 0) + 1
+    stats["by_operator"] = dict(sorted(by_op.items()))
+    stats["names"] = {str(m.id): m.name for m in live}
+    lines_in = [runner.encode_inputs(p["input"]) for p in positives]
+    limits = ExecLimits(case_seconds=case_s, memory_mb=1024)
+    out: dict[int, list[CaseResult | None]] = {}
+    t = time.perf_counter()
+    first = min(5, len(lines_in))
+    for m in live:
+        if time.perf_counter() > deadline:  # out of time: the rest are not run (not killed, not surviving)
+            stats["not_run"] = stats.get("not_run", 0) + 1
+            continue
+        env = {SELECTOR_ENV: str(m.id)}
+        head = run_json_lines(binary, lines_in[:first], limits, env=env)
+        if any(r.status == "timeout" for r in head) or first == len(lines_in):
+            out[m.id] = list(head) + [None] * (len(lines_in) - first)
+            continue
+        rest = run_json_lines(binary, lines_in[first:], limits, env=env)
+        out[m.id] = list(head) + list(rest)
+    stats["run_seconds"] = round(time.perf_counter() - t, 3)
+    stats["compile_seconds"] = round(stats["compile_seconds"], 3)
+    return out, stats
+
+
+def _disable(source: str, ids: set[int]) -> str:
+    """A schema with some mutants switched off (their selector calls become ``false``)."""
+    import re
+
+    return re.sub(r"__vs_m\((\d+)\)", lambda m: "false" if int(m.group(1)) in ids else m.group(0), source)
+
+
+def _weakened_kills(problem: Any, eng: VeriContestEngine, spec: Any, inputs: list[dict[str, Any]],
+                    negatives: list[dict[str, Any]], te: Any) -> dict[str, Any]:  # fmt: skip
+    """Per ``ensures`` clause replaced by ``true``: which negatives the weakened spec still rejects."""
+    clauses = [c.text for c in spec.ensures if c.text.strip()]
+    out: dict[str, Any] = {"built": 0, "killed": 0, "clauses": [], "kills": [[] for _ in negatives]}
+    if len(clauses) < 2 or not negatives:
+        return out
+    pairs = []
+    for n in negatives:
+        pairs.append((inputs[n["input_index"]], te.decode_output(n["output"])))
+    for w, text in enumerate(clauses):
+        if problem.spec.count(text) != 1:
+            continue
+        weak = problem.spec.replace(text, "true", 1)
+        wte = eng.for_task(problem, {"spec": weak})
+        verdicts = wte.postconditions(pairs)
+        out["built"] += 1
+        hit = False
+        for k, v in enumerate(verdicts):
+            if v.is_false:
+                out["kills"][k].append(w)
+                hit = True
+        out["killed"] += hit
+        out["clauses"].append({"index": w, "text": text[:200], "killed": hit})
+    return out

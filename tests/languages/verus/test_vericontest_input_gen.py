@@ -1,0 +1,55 @@
+"""Input generation for VeriContest problems: bounds read from ``requires``, candidate families."""
+
+from __future__ import annotations
+
+import json
+
+from veriscale.languages.verus.input_gen import FAMILIES, candidate_inputs
+from veriscale.languages.verus.requires_bounds import read_bounds
+from veriscale.values.rust_types import parse_rust_type as T
+
+CLAUSES = [
+    "1 <= nums.len() <= 100_000",
+    "forall|i: int| 0 <= i < nums.len() ==> nums[i] == 0 || nums[i] == 1",
+    "0 <= k <= nums.len()",
+    "forall |i: int| 0 <= i < arr.len() ==> -10_000 <= #[trigger] arr[i] < 10_000",
+    "n >= 3",
+    "s@.len() == t@.len()",
+    "m == arr.len()",
+]
+
+
+def test_bounds_from_chains_sets_and_links() -> None:
+    b = read_bounds(CLAUSES, ["nums", "k", "arr", "n", "s", "t", "m"])
+    assert (b.lo["len(nums)"], b.hi["len(nums)"]) == (1, 100_000)
+    assert b.values["elem(nums)"] == [0, 1]
+    assert b.lo["k"] == 0 and "k" not in b.hi  # `k <= nums.len()` is not a number
+    assert (b.lo["elem(arr)"], b.hi["elem(arr)"]) == (-10_000, 9_999)  # strict upper bound moved by one
+    assert b.lo["n"] == 3
+    assert ("len(s)", "len(t)") in b.links and ("m", "len(arr)") in b.links
+    assert 100_000 in b.consts and -10_000 in b.consts
+
+
+def test_candidates_respect_bounds_links_and_are_deterministic() -> None:
+    params = [("nums", T("Vec<i32>")), ("k", T("i32")), ("arr", T("Vec<i64>")), ("m", T("usize"))]
+    b = read_bounds(CLAUSES, [n for n, _ in params])
+    a = candidate_inputs(params, b, seed=7, count=300, max_len=50)
+    again = candidate_inputs(params, b, seed=7, count=300, max_len=50)
+    assert a == again and len(a) == 300
+    assert {f for f, _ in a} == set(FAMILIES)
+    assert len({json.dumps(x, sort_keys=True) for _, x in a}) == len(a)  # distinct
+    for _, x in a:
+        assert 1 <= len(x["nums"]) <= 50 and set(x["nums"]) <= {0, 1}
+        assert all(-10_000 <= v <= 9_999 for v in x["arr"])
+        assert x["m"] == len(x["arr"])  # the link `m == arr.len()` is applied
+    assert max(len(x["nums"]) for _, x in a) == 50  # the ladder reaches the largest length allowed
+    assert candidate_inputs(params, b, seed=8, count=300, max_len=50) != a
+
+
+def test_strings_chars_and_small_scope() -> None:
+    b = read_bounds(["1 <= s.len() <= 4", "forall|i: int| 0 <= i < s.len() ==> 'a' <= s[i] <= 'c'"], ["s"])
+    got = candidate_inputs([("s", T("String")), ("flag", T("bool"))], b, seed=0, count=200, max_len=10)
+    strings = [x["s"] for _, x in got]
+    assert all(1 <= len(s) <= 4 and set(s) <= set("abc") for s in strings)
+    small = [x for f, x in got if f == "small"]
+    assert {"s": "a", "flag": False} in small and {"s": "a", "flag": True} in small
