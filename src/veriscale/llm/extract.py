@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..formats.generation import fenced_blocks  # one reading of fences for models and formats
+
 __all__ = [
     "Extraction",
     "extract_adversarial",
@@ -43,30 +45,6 @@ class Extraction:
     @classmethod
     def bad(cls, reason: str) -> Extraction:
         return cls(None, True, reason)
-
-
-# -- code fences -------------------------------------------------------------------------
-
-_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([\w+.#-]*)[^\n]*$", re.MULTILINE)
-
-
-def fenced_blocks(text: str) -> list[tuple[str, str, bool]]:
-    """(language, body, closed) of each fenced block in order; an unclosed last fence runs to the end."""
-    out: list[tuple[str, str, bool]] = []
-    pos = 0
-    while True:
-        m = _FENCE.search(text, pos)
-        if not m:
-            return out
-        fence, lang = m.group(1), m.group(2).lower()
-        body_start = m.end() + 1
-        close = re.compile(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$", re.MULTILINE)
-        c = close.search(text, body_start)
-        if c is None:
-            out.append((lang, text[body_start:], False))
-            return out
-        out.append((lang, text[body_start : c.start()].rstrip("\n"), True))
-        pos = c.end()
 
 
 # -- JSON ---------------------------------------------------------------------------------
