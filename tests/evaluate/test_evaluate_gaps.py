@@ -79,4 +79,5 @@ def test_summary_json_carries_the_engine_gaps_of_the_run() -> None:
     ]
     run = evaluate_generations(gens, [SuiteSpec("verina", verina)], EvalOptions(workers=1))
     assert run.results[0].metrics["code"].score.value == "UNKNOWN"
-    assert summarize(run)["engine_gaps"] == {"code": {"unsupported names": {"Foo.frobnicate": 1}}}
+    # counted per (sample, metric): the candidate leaves both code metrics UNKNOWN, both of kind code
+    assert summarize(run)["engine_gaps"] == {"code": {"unsupported names": {"Foo.frobnicate": 2}}}

@@ -22,6 +22,8 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .generations import KINDS
+from .scoring.codegen import CODE_METRICS
+from .scoring.proofgen import PROOF_METRICS
 
 __all__ = ["GAP_KINDS", "engine_gaps", "engine_gaps_by_kind", "format_gaps", "gaps_json"]
 
@@ -59,7 +61,9 @@ def _gap_items(records: Iterable[dict[str, Any]]) -> Iterator[tuple[str, str, st
 
 
 def _task_kind(metric: str) -> str:
-    return metric if metric in ("code", "proof") else "spec"
+    if metric in PROOF_METRICS:
+        return "proof"
+    return "code" if metric in CODE_METRICS else "spec"
 
 
 def engine_gaps(records: Iterable[dict[str, Any]]) -> dict[str, Counter[str]]:

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ..formats.verina.dataset import discover_task_dirs, task_sort_key
 from ..runtime.executor import Executor, pool_executor
@@ -425,6 +425,39 @@ class _Pool:
         self.executor.__exit__(None, None, None)
 
 
+G = TypeVar("G")
+
+
+def group_by_task(
+    generations: Iterable[G],
+    known: Container[str],
+    excluded: Container[str],
+    sort_key: Callable[[str], Any],
+    suite: str,
+    noun: str,
+) -> tuple[dict[str, list[G]], str | None]:
+    """The generations of ``known`` ids grouped by task id (``excluded`` ids dropped, order kept),
+    and the warning naming the ids the suite does not have (``None`` when there are none)."""
+    by_task: dict[str, list[G]] = {}
+    unknown: set[str] = set()
+    for g in generations:
+        tid = g.task_id  # type: ignore[attr-defined]
+        if tid in excluded:
+            continue
+        if tid not in known:
+            unknown.add(tid)
+            continue
+        by_task.setdefault(tid, []).append(g)
+    if not unknown:
+        return by_task, None
+    shown = ", ".join(sorted(unknown, key=sort_key)[:5])
+    more = f" (+{len(unknown) - 5} more)" if len(unknown) > 5 else ""
+    return by_task, (
+        f"suite {suite}: {len(unknown)} {noun} id(s) of the generations are not in the suite "
+        f"and were skipped: {shown}{more}"
+    )
+
+
 def evaluate_generations(
     generations: Sequence[Generation],
     suites: Sequence[SuiteSpec],
@@ -449,22 +482,9 @@ def evaluate_generations(
             info = SuiteInfo(suite.name, suite.path, sorted(tasks, key=task_sort_key))
             info.has_unexpected = _suite_has_unexpected(tasks.values())
             infos.append(info)
-            by_task: dict[str, list[Generation]] = {}
-            unknown_ids: set[str] = set()
-            for g in generations:
-                if g.task_id in excluded:
-                    continue
-                if g.task_id not in tasks:
-                    unknown_ids.add(g.task_id)
-                    continue
-                by_task.setdefault(g.task_id, []).append(g)
-            if unknown_ids:
-                shown = ", ".join(sorted(unknown_ids, key=task_sort_key)[:5])
-                more = f" (+{len(unknown_ids) - 5} more)" if len(unknown_ids) > 5 else ""
-                warnings.append(
-                    f"suite {suite.name}: {len(unknown_ids)} task id(s) of the generations are not in the "
-                    f"suite and were skipped: {shown}{more}"
-                )
+            by_task, unknown = group_by_task(generations, tasks, excluded, task_sort_key, suite.name, "task")
+            if unknown:
+                warnings.append(unknown)
             info.tasks_without_generations = [
                 t for t in info.task_ids if t not in by_task and t not in excluded
             ]

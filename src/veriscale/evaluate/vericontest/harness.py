@@ -22,7 +22,7 @@ from typing import Any
 from ...formats.vericontest.dataset import discover_problems, problem_sort_key
 from ...runtime.executor import Executor, pool_executor
 from ...runtime.shipping import Shipped, local_path, ship
-from ..harness import EvalOptions, EvaluationRun, SampleResult, SuiteInfo, SuiteSpec
+from ..harness import EvalOptions, EvaluationRun, SampleResult, SuiteInfo, SuiteSpec, group_by_task
 from ..scoring.aggregate import MetricResult, Score, TestResult, aggregate
 from ..scoring.errors import ErrorCategory
 from .generations import VC_TASKS, VcGeneration
@@ -149,22 +149,9 @@ def evaluate_vc_generations(
         dirs = {d.name: d for d in discover_problems(suite.path)}
         info = SuiteInfo(suite.name, suite.path, sorted(dirs, key=problem_sort_key), has_unexpected=False)
         infos.append(info)
-        by_task: dict[str, list[VcGeneration]] = {}
-        unknown: set[str] = set()
-        for g in generations:
-            if g.task_id in excluded:
-                continue
-            if g.task_id not in dirs:
-                unknown.add(g.task_id)
-                continue
-            by_task.setdefault(g.task_id, []).append(g)
+        by_task, unknown = group_by_task(generations, dirs, excluded, problem_sort_key, suite.name, "problem")
         if unknown:
-            shown = ", ".join(sorted(unknown, key=problem_sort_key)[:5])
-            more = f" (+{len(unknown) - 5} more)" if len(unknown) > 5 else ""
-            warnings.append(
-                f"suite {suite.name}: {len(unknown)} problem id(s) of the generations are not in the suite "
-                f"and were skipped: {shown}{more}"
-            )
+            warnings.append(unknown)
         info.tasks_without_generations = [t for t in info.task_ids if t not in by_task and t not in excluded]
         task_order = {t: i for i, t in enumerate(VC_TASKS)}
         jobs = [
