@@ -92,6 +92,7 @@ def test_evaluate_cli_end_to_end(tmp_path: Path) -> None:
     assert [s["name"] for s in summary["suites"]] == ["verina", "lite"]
     assert summary["suites"][0]["has_unexpected"] and not summary["suites"][1]["has_unexpected"]
     assert summary["excluded_tasks"] == ["verina_basic_15", "verina_basic_44"]
+    assert Path(summary["generations"]).is_absolute()  # the report finds candidate text through it
     assert set(summary["suites"][0]["wall_seconds"]) == {"spec", "code", "proof", "total"}
     entry = summary["results"][0]
     code = entry["metrics"]["code"]

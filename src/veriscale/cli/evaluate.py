@@ -187,7 +187,7 @@ def evaluate_cmd(
         if conv.fewshot_ids and not exclude_fewshot:
             exclude.update(conv.fewshot_ids)
             typer.echo(f"excluding the report's few-shot tasks: {', '.join(conv.fewshot_ids)}", err=True)
-        source = str(conv.source)
+        source = str(Path(conv.source).resolve())
     else:
         gs = read_generations(generations)
         for e in gs.errors[:20]:
@@ -196,7 +196,7 @@ def evaluate_cmd(
             typer.echo(f"... and {len(gs.errors) - 20} more bad lines", err=True)
         warnings.extend(str(e) for e in gs.errors)
         gens = gs.generations
-        source = str(generations)
+        source = str(generations.resolve())  # the report finds candidate text through it
     if not gens:
         raise _fail(f"{generations}: no valid generations")
     ex = executor_from_options(executor, workers, ray_address, serial_for_one=True)

@@ -69,7 +69,7 @@ def run_vericontest_evaluation(
             progress.update(bars[label], completed=done)
 
         run = evaluate_vc_generations(
-            gs.generations, suites, options, vc, on_progress, str(generations), executor=executor
+            gs.generations, suites, options, vc, on_progress, str(generations.resolve()), executor=executor
         )
     run.warnings[:0] = [str(e) for e in gs.errors]
     paths, summary = write_outputs(run, out, chart=chart)
