@@ -22,7 +22,7 @@ from rich.console import Console
 from rich.table import Table
 
 from .app import app
-from .generate import BenchOpt, ModelOpt, TaskOpt, model_answerer, print_generate_report, progress_display
+from .generate import BenchOpt, ModelOpt, TaskOpt, model_answerer, run_and_print
 from .report import report_hint
 
 Cell = tuple[float | None, float | None, int]  # pass@k lower, upper, samples not evaluated
@@ -133,9 +133,7 @@ def bench_command(
     no_progress: Annotated[bool, typer.Option("--no-progress")] = False,
 ) -> None:
     """Generate with a model, evaluate on the suites, print pass@k beside repair@k."""
-    from ..formats.api import FormatError
-    from ..pipeline.feedback import feedback_for
-    from ..pipeline.generate import GenerateOptions, run_generate
+    from ..pipeline.generate import GenerateOptions
 
     suites = list(suite or [str(benchmark)])
     ks = sorted(set(k or [1]))
@@ -153,16 +151,10 @@ def bench_command(
         max_cost=max_cost,
     )
     feedback_suite = Path(suites[0].split("=", 1)[-1])
-    try:
-        fb = feedback_for(benchmark, feedback_suite, workers=workers) if repair else None
-        with progress_display(not no_progress) as prog:
-            report = run_generate(opts, answerer, feedback=fb, concurrency=conc, progress=prog)
-    except FormatError as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from None
-    finally:
-        answerer.close()
-    print_generate_report(report)
+    report = run_and_print(
+        opts, answerer, conc, feedback_suite=feedback_suite if repair else None, workers=workers,
+        show_progress=not no_progress,
+    )  # fmt: skip
 
     bench: dict[str, Any] = {"generate": report.to_json(), "kinds": {}}
     table = Table(

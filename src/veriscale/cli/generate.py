@@ -135,6 +135,34 @@ def print_generate_report(report: Any) -> None:
     )
 
 
+def run_and_print(
+    opts: Any,
+    answerer: Any,
+    concurrency: int,
+    *,
+    feedback_suite: Path | None,
+    workers: int,
+    show_progress: bool,
+) -> Any:
+    """Run generation (with repair feedback from ``feedback_suite`` when given) under the progress
+    display, close the answerer, print the summary; a format error exits with status 2."""
+    from ..formats.api import FormatError
+    from ..pipeline.feedback import feedback_for
+    from ..pipeline.generate import run_generate
+
+    try:
+        fb = feedback_for(opts.benchmark, feedback_suite, workers=workers) if feedback_suite else None
+        with progress_display(show_progress) as prog:
+            report = run_generate(opts, answerer, feedback=fb, concurrency=concurrency, progress=prog)
+    except FormatError as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(2) from None
+    finally:
+        answerer.close()
+    print_generate_report(report)
+    return report
+
+
 @app.command("generate")
 def generate_command(
     model: ModelOpt,
@@ -172,9 +200,7 @@ def generate_command(
     no_progress: Annotated[bool, typer.Option("--no-progress")] = False,
 ) -> None:
     """Ask a model for a benchmark's tasks (its own prompt formats) and write generations JSONL."""
-    from ..formats.api import FormatError
-    from ..pipeline.feedback import feedback_for
-    from ..pipeline.generate import GenerateOptions, run_generate
+    from ..pipeline.generate import GenerateOptions
 
     answerer, conc = model_answerer(
         model, config, base_url, api_key_env, concurrency, temperature, max_tokens, no_cache
@@ -190,15 +216,9 @@ def generate_command(
         max_cost=max_cost,
         fewshot=() if no_fewshot else (tuple(fewshot) if fewshot else None),
     )
-    try:
-        fb = feedback_for(benchmark, suite or benchmark, workers=workers) if repair else None
-        with progress_display(not no_progress) as prog:
-            report = run_generate(opts, answerer, feedback=fb, concurrency=conc, progress=prog)
-    except FormatError as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from None
-    finally:
-        answerer.close()
-    print_generate_report(report)
+    report = run_and_print(
+        opts, answerer, conc, feedback_suite=(suite or benchmark) if repair else None, workers=workers,
+        show_progress=not no_progress,
+    )  # fmt: skip
     if not report.task_ids:
         raise typer.Exit(1)
