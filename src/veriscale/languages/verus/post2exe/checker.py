@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ....runtime.engine import Verdict
+from ..execute import ExecLimits, run_program
 from .build import compile_checker
 from .translate import Checker, Untranslatable, translate
 
@@ -49,9 +49,12 @@ CHECK_FUEL = 64_000_000
 
 
 def _checker_env() -> dict[str, str]:
-    env = dict(os.environ)
-    env.setdefault("VERISCALE_POST2EXE_FUEL", str(CHECK_FUEL))
-    return env
+    """The checker's step budget: a user's VERISCALE_POST2EXE_FUEL wins (nothing else is passed on)."""
+    return {"VERISCALE_POST2EXE_FUEL": os.environ.get("VERISCALE_POST2EXE_FUEL") or str(CHECK_FUEL)}
+
+
+# the checker's values can grow large (sequences built by spec fns); its steps are bounded by fuel
+_CHECKER_MEMORY_MB = 4096
 
 
 @dataclass
@@ -78,13 +81,10 @@ class CompiledChecker:
         unknown = Verdict.unknown("compiled checker gave no answer", "error")
         if self.binary is None or not lines:
             return [(unknown, unknown if with_output else None) for _ in lines]
-        try:
-            res = subprocess.run([str(self.binary)], input="\n".join(lines) + "\n", capture_output=True,
-                                 text=True, timeout=self.seconds, check=False, env=_checker_env())  # fmt: skip
-            got = res.stdout.splitlines()
-        except subprocess.TimeoutExpired as exc:
-            out = exc.stdout or b""
-            got = (out.decode() if isinstance(out, bytes) else out).splitlines()
+        # in the sandbox like every program veriscale runs: the spec may be a model's answer
+        limits = ExecLimits(case_seconds=self.seconds, memory_mb=_CHECKER_MEMORY_MB)
+        res = run_program(self.binary, "\n".join(lines) + "\n", limits, env=_checker_env())
+        got = res.stdout.splitlines()  # on a timeout or crash: the verdicts printed so far
         verdicts: list[tuple[Verdict, Verdict | None]] = []
         for k in range(len(lines)):
             if k >= len(got):
