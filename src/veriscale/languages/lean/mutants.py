@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..adversary import Adversary, make_adversary
@@ -88,6 +89,14 @@ def aux_mutant_adversaries(code_aux: str, limit: int = 48) -> list[Adversary]:
     Many tasks keep their logic in helpers (the ``code`` body only calls them),
     so mutating ``code`` alone would leave them without mutants.
     """
+    return helper_mutants(code_aux, lambda body: rewrites(body, _local), limit)
+
+
+def helper_mutants(
+    code_aux: str, variants: Callable[[Any], Iterable[tuple[Any, str]]], limit: int
+) -> list[Adversary]:
+    """Mutants of ``code_aux`` with one helper definition's body replaced by each of ``variants(body)``
+    (``(new body, why)``), in declaration then variant order; re-parseable, distinct texts only."""
     if not code_aux.strip():
         return []
     try:
@@ -99,7 +108,7 @@ def aux_mutant_adversaries(code_aux: str, limit: int = 48) -> list[Adversary]:
     for i, d in enumerate(decls):
         if not isinstance(d, A.Def) or d.kind not in ("def", "abbrev"):
             continue
-        for new, why in rewrites(d.body, _local):
+        for new, why in variants(d.body):
             mutated = [*decls[:i], dataclasses.replace(d, body=new), *decls[i + 1 :]]
             try:
                 text = print_module(mutated)

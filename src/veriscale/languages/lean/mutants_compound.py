@@ -26,9 +26,9 @@ from typing import Any
 from ..adversary import Adversary, make_adversary
 from ..tree import rewrites
 from . import ast as A
-from .mutants import _SWAPS
-from .parser import parse_expr, parse_module
-from .printer import print_expr, print_module
+from .mutants import _SWAPS, helper_mutants
+from .parser import parse_expr
+from .printer import print_expr
 
 __all__ = ["compound_aux_mutants", "compound_mutants"]
 
@@ -104,32 +104,4 @@ def compound_mutants(code: str, limit: int = 24) -> list[Adversary]:
 
 def compound_aux_mutants(code_aux: str, limit: int = 24) -> list[Adversary]:
     """Compound mutants inside each helper definition of ``code_aux`` (one helper changed at a time)."""
-    if not code_aux.strip():
-        return []
-    try:
-        decls = parse_module(code_aux)
-        seen = {print_module(decls)}
-    except Exception:
-        return []
-    out: list[Adversary] = []
-    for i, d in enumerate(decls):
-        if not isinstance(d, A.Def) or d.kind not in ("def", "abbrev"):
-            continue
-        for new, why in _variants(d.body):
-            mutated = [*decls[:i], dataclasses.replace(d, body=new), *decls[i + 1 :]]
-            try:
-                text = print_module(mutated)
-                parse_module(text)
-            except Exception:
-                continue
-            if text in seen:
-                continue
-            seen.add(text)
-            out.append(
-                make_adversary(
-                    text, f"mutant:{why.split(':', 1)[0]}", f"in {d.name}: {why}", section="code_aux"
-                )
-            )
-            if len(out) >= limit:
-                return out
-    return out
+    return helper_mutants(code_aux, _variants, limit)
