@@ -21,9 +21,11 @@ from fractions import Fraction
 from math import comb
 from pathlib import Path
 
+from ...formats.verina.dataset import FEWSHOT_IDS
+
 __all__ = ["VERINA_FEWSHOT", "PassAtK", "mean_pass_at_k", "parse_exclusions", "pass_at_k"]
 
-VERINA_FEWSHOT: tuple[str, ...] = ("verina_basic_15", "verina_basic_44")
+VERINA_FEWSHOT = FEWSHOT_IDS
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:

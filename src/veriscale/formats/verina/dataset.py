@@ -26,6 +26,7 @@ from ...values.types import STRING, Type, TypeParseError, parse_type
 from ..api import FormatError
 
 __all__ = [
+    "FEWSHOT_IDS",
     "DatasetError",
     "Param",
     "RejectInput",
@@ -40,6 +41,9 @@ __all__ = [
     "write_dataset",
     "write_task",
 ]
+
+# the two tasks Verina's harness uses as few-shot examples (left out of its scores)
+FEWSHOT_IDS: tuple[str, ...] = ("verina_basic_15", "verina_basic_44")
 
 _DEFAULT_FILES = {
     "lean_file": "task.lean",

@@ -28,12 +28,11 @@ from typing import Any
 from ...languages.lean.toolchain.forbidden import ForbiddenPolicy
 from ...languages.registry import language
 from ..generation import Extracted, pick_block, prompt_digest
-from .dataset import Task
+from .dataset import FEWSHOT_IDS, Task
 
 __all__ = ["FEWSHOT_IDS", "TASK_FIELDS", "VerinaGeneration"]
 
 _LEAN = language("lean")
-FEWSHOT_IDS: tuple[str, ...] = ("verina_basic_15", "verina_basic_44")
 TASKS: tuple[str, ...] = ("specgen", "codegen", "proofgen")
 TASK_KIND = {"specgen": "spec", "codegen": "code", "proofgen": "proof"}
 TASK_FIELDS: dict[str, tuple[str, ...]] = {
