@@ -15,7 +15,7 @@ error (``ReportInputError``), raised after every PATH was looked at.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -93,21 +93,28 @@ def _is_run(p: Path) -> bool:
     return (p / "config.json").is_file() and ((p / "plus").is_dir() or (p / "lite").is_dir())
 
 
-def _read_rows(path: Path, problems: list[str]) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
+def _json_lines(path: Path, problems: list[str], what: str, then: str) -> Iterator[tuple[int, Any]]:
+    """(line number, value) of each non-blank JSON line of ``path``; an unreadable file ("cannot
+    read{what}") or a bad line ("not JSON: …{then}") is reported in ``problems`` and skipped."""
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
-        problems.append(f"{path}: cannot read: {exc}")
-        return rows
+        problems.append(f"{path}: cannot read{what}: {exc}")
+        return
     for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
+            value = json.loads(line)
         except json.JSONDecodeError as exc:
-            problems.append(f"{path}:{n}: not JSON: {exc}")
+            problems.append(f"{path}:{n}: not JSON: {exc}{then}")
             continue
+        yield n, value
+
+
+def _read_rows(path: Path, problems: list[str]) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    for n, row in _json_lines(path, problems, "", ""):
         missing = [k for k in ("suite", "task_id", "metrics") if k not in row]
         if not isinstance(row, dict) or missing:
             problems.append(f"{path}:{n}: field(s) {', '.join(missing) or '?'} missing; line skipped")
@@ -156,19 +163,7 @@ def _read_candidates(path: Path, problems: list[str]) -> dict[tuple[str | None, 
     """Generations JSONL → (model, task, sample) → object. Read leniently: the texts are only
     shown; a bad line is reported and skipped (``evaluate`` already reported it)."""
     out: dict[tuple[str | None, str, int], dict[str, Any]] = {}
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        problems.append(f"{path}: cannot read the candidates: {exc}")
-        return out
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            g = json.loads(line)
-        except json.JSONDecodeError:
-            problems.append(f"{path}:{n}: not JSON; candidate text not shown")
-            continue
+    for n, g in _json_lines(path, problems, " the candidates", "; candidate text not shown"):
         if not isinstance(g, dict) or not isinstance(g.get("task_id"), str):
             problems.append(f"{path}:{n}: field 'task_id' missing; candidate text not shown")
             continue
