@@ -75,14 +75,15 @@ def scale_command(
         raise _fail("give --benchmark DIR and --out DIR (or --example)")
     try:
         llm_cfg = _llm_config(config, model, no_cache)
-        use_model = model_available(llm_cfg, ["seed_inputs", "spec_gen", "adversarial_impl"])
+        model_stages = _model_stages(benchmark)
+        use_model = model_available(llm_cfg, model_stages)
         cfg = load_pipeline_config(config, {"seed": seed, "engine.name": engine})
     except (ConfigError, PipelineConfigError) as exc:
         raise _fail(str(exc)) from None
     if (why := benchmark_unavailable(benchmark, cfg.engine.name, scale=True)) is not None:
         raise _fail(why)
     # The models are recorded in the run's config: resuming with other models is refused.
-    cfg = cfg.model_copy(update={"model": llm_cfg.model_for("seed_inputs") if use_model else None})
+    cfg = cfg.model_copy(update={"model": llm_cfg.model_for(model_stages[0]) if use_model else None})
     cfg = with_models(cfg, llm_cfg, use_model)
     task_ids = _split_ids(tasks)
     try:
@@ -131,6 +132,9 @@ def scale_command(
     else:
         if report.stats:
             console.print(render_table(report.stats))
+        for stage, what in report.model_stages.items():  # a format builder's model-driven stages
+            shown = what if isinstance(what, str) else ", ".join(f"{k} {v:g}" for k, v in what.items())
+            console.print(f"{stage}: {shown}", markup=False, highlight=False)
         for task, err in sorted(failed.items()):
             console.print(f"FAILED {task}: {err}", markup=False, highlight=False)
         if report.written:
@@ -151,3 +155,16 @@ def scale_command(
             )
     if failed or not report.written:
         raise typer.Exit(1)
+
+
+def _model_stages(benchmark: Path) -> list[str]:
+    """The model-driven stages ``scale`` runs on ``benchmark`` (a format builder's own, if it has any)."""
+    from ..formats.api import FormatError
+    from ..formats.registry import detect_format
+
+    try:
+        builder = detect_format(benchmark).suite_builder()
+    except FormatError:  # an unrecognised folder is refused later, with its own message
+        builder = None
+    own = tuple(getattr(builder, "model_stages", ()) or ()) if builder is not None else ()
+    return list(own) or ["seed_inputs", "spec_gen", "adversarial_impl"]

@@ -26,19 +26,24 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..builders.suites import LITE, PLUS
 from ..formats.registry import detect_format, get_format
+from ..formats.suite_models import MODEL_ANSWERS, suite_model_hooks
 from ..reduce.cases import kill_bits, select_cases
 from ..runtime.executor import Executor
 from ..runtime.files import atomic_write_json
 from ..runtime.shipping import Shipped, local_path, ship
 from .config import stable_seed
 from .driver import Stage, StageReport, TaskOutput, run_stage
+from .format_models import add_model_totals, model_stage_summary
 from .rundir import RunDir
 
 __all__ = ["LITE_NEGATIVES_PER_POSITIVE", "LITE_POSITIVES", "lite_selection", "run_format_scale"]
+
+if TYPE_CHECKING:
+    from ..llm.config import LLMConfig
 
 STAGE = "suites"
 LITE_POSITIVES = 50
@@ -51,6 +56,7 @@ class SuiteJob:
     task_dir: str | Shipped  # a snapshot for remote (Ray cluster) workers
     settings: dict[str, Any]
     cache: str | None
+    llm_config: dict[str, Any] | None = None  # a model config as JSON: the builder's model stages run
 
 
 def run_suite_job(job: SuiteJob) -> TaskOutput:
@@ -58,14 +64,29 @@ def run_suite_job(job: SuiteJob) -> TaskOutput:
     builder = get_format(job.format).suite_builder()
     assert builder is not None
     task_dir = Path(local_path(job.task_dir))
-    doc = builder.build(task_dir, job.settings, job.cache)
+    settings = job.settings
+    hooks = suite_model_hooks(builder)
+    asked: dict[str, int] | None = None
+    if hooks is not None and job.llm_config is not None:
+        from ..llm.runner import runner_from_json
+        from .format_models import ask_suite_models
+
+        with runner_from_json(job.llm_config) as runner:
+            assert runner is not None
+            answers, asked = ask_suite_models(hooks, task_dir, settings, runner)
+        settings = {**settings, MODEL_ANSWERS: answers}
+    doc = builder.build(task_dir, settings, job.cache)
+    if asked is not None:
+        doc["model_requests"] = asked
     return TaskOutput(task_dir.name, doc, time.perf_counter() - t0)
 
 
 def _summary(doc: dict[str, Any]) -> dict[str, Any]:
     c = doc.get("counts") or {}
     m = doc.get("mutants") or {}
+    extra = {"model_stages": doc["model_stages"]} if doc.get("model_stages") else {}
     return {
+        **extra,
         "positives": len(doc.get("positives", [])),
         "negatives": len(doc.get("negatives", [])),
         "alternatives": len(doc.get("alternatives", [])),
@@ -137,6 +158,7 @@ def run_format_scale(
     settings: dict[str, Any] | None = None,
     progress: Callable[[str, str, str], None] | None = None,
     on_stage: Callable[[str, int, int], None] | None = None,
+    llm_config: LLMConfig | None = None,
 ) -> tuple[list[StageReport], list[str], dict[str, Any]]:
     """Build (or resume), reduce and write every selected task; returns (stage reports, written, stats)."""
     fmt = detect_format(Path(benchmark))
@@ -145,6 +167,8 @@ def run_format_scale(
     seed = rundir.config.seed
     base = dict(settings or {})
     cache = base.pop("cache", None)
+    hooks = suite_model_hooks(builder)
+    llm_json = llm_config.model_dump(mode="json") if (hooks and llm_config is not None) else None
 
     def job(task_id: str, task_dir: Path) -> SuiteJob:
         return SuiteJob(
@@ -152,6 +176,7 @@ def run_format_scale(
             ship(task_dir, executor.remote),
             {**base, "seed": stable_seed(seed, task_id) % 2**32},
             cache,
+            llm_json,
         )
 
     report = run_stage(
@@ -165,9 +190,11 @@ def run_format_scale(
     totals: dict[str, Any] = {"tasks": 0, "kill_preserved": 0, "weakened_preserved": 0,
                               "plus": {"positives": 0, "negatives": 0}, "lite": {"positives": 0, "negatives": 0}}  # fmt: skip
     per_task: dict[str, Any] = {}
+    model_totals: dict[str, dict[str, float]] = {}
     wanted = [t for t in (tasks or sorted(dirs, key=fmt.sort_key)) if t in done and t in dirs]
     for t in sorted(wanted, key=fmt.sort_key):
         doc = rundir.read_result(STAGE, t)
+        add_model_totals(model_totals, doc)
         chosen, picked, summ = lite_selection(doc)
         builder.write(dirs[t], rundir.root / PLUS, "plus", doc, list(range(len(doc.get("positives", [])))),
                       list(range(len(doc.get("negatives", [])))))  # fmt: skip
@@ -183,6 +210,7 @@ def run_format_scale(
     stats = {
         "format": fmt.name,
         **totals,
+        "model_stages": model_stage_summary(hooks, llm_json is not None, model_totals),
         "failed": dict(sorted(report.failed.items())),
         "per_task": per_task,
     }

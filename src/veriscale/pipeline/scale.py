@@ -42,6 +42,7 @@ class ScaleReport:
     kill_preserved: int = 0  # tasks whose Lite kills every adversary Plus kills
     coverage_preserved: int = 0  # tasks whose Lite executes every ground-truth branch Plus executes
     reduced: int = 0
+    model_stages: dict[str, Any] = field(default_factory=dict)  # a format builder's model-driven stages
 
     @property
     def failed(self) -> dict[str, str]:
@@ -68,10 +69,10 @@ def run_scale(
     if fmt.suite_builder() is not None:  # the format builds its own suites (e.g. VeriContest)
         from .format_suites import run_format_scale
 
-        stages, written, st = run_format_scale(benchmark, rundir, executor, tasks=tasks,
-                                               progress=progress, on_stage=on_stage)  # fmt: skip
+        stages, written, st = run_format_scale(benchmark, rundir, executor, tasks=tasks, progress=progress,
+                                               on_stage=on_stage, llm_config=llm_config)  # fmt: skip
         return ScaleReport(stages=stages, written=written, kill_preserved=st["kill_preserved"],
-                           reduced=st["tasks"])  # fmt: skip
+                           reduced=st["tasks"], model_stages=st.get("model_stages") or {})  # fmt: skip
     rundir.adopt("outputs", "outputs")
     rundir.adopt("reduce", REDUCE_STAGE)
     rep = ScaleReport()

@@ -6,8 +6,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..suite_models import MODEL_ANSWERS, ModelRequest
 from .dataset import read_problem
+from .model_stages import build_with_answers
 from .suite_files import write_problem_suite
+from .suite_prompts import GENERATOR_STAGE, SEMANTIC_STAGE, suite_requests
 from .suites import SuiteSettings, build_suite
 
 __all__ = ["VeriContestSuites", "suite_adequacy"]
@@ -22,12 +25,22 @@ def _weakened_for(doc: dict[str, Any], negatives: Sequence[int]) -> dict[str, An
 
 
 class VeriContestSuites:
+    model_stages = (SEMANTIC_STAGE, GENERATOR_STAGE)  # asked only with a model (``scale --model``)
+
+    def model_requests(self, task_dir: Path, settings: dict[str, Any]) -> list[ModelRequest]:
+        st = SuiteSettings(**{k: v for k, v in settings.items() if k in SuiteSettings.__dataclass_fields__})
+        return suite_requests(read_problem(Path(task_dir)), st.semantic_variants, st.generator_lines)
+
     def adequacy(self, task_dir: Path) -> dict[str, Any] | None:
         return suite_adequacy(task_dir)
 
     def build(self, task_dir: Path, settings: dict[str, Any], cache: str | None) -> dict[str, Any]:
         known = {k: v for k, v in settings.items() if k in SuiteSettings.__dataclass_fields__}
-        return build_suite(read_problem(Path(task_dir)), SuiteSettings(**known), cache=cache)
+        problem = read_problem(Path(task_dir))
+        answers = settings.get(MODEL_ANSWERS)
+        if not answers:
+            return build_suite(problem, SuiteSettings(**known), cache=cache)
+        return build_with_answers(problem, SuiteSettings(**known), answers, cache)
 
     def write(self, task_dir: Path, dest_root: Path, suite: str, doc: dict[str, Any],
               positives: Sequence[int], negatives: Sequence[int]) -> str:  # fmt: skip
@@ -50,6 +63,9 @@ class VeriContestSuites:
             "weakened": _weakened_for(doc, negatives) if doc.get("weakened") else None,
             "settings": doc.get("settings", {}),
         }  # fmt: skip
+        for key in ("semantic", "generators"):  # the model-driven stages, when they ran
+            if doc.get(key):
+                prov[key] = doc[key]
         dest = Path(dest_root) / family / task_dir.name
         write_problem_suite(task_dir, dest, [{"input": p["input"], "output": p["output"]} for p in pos],
                             [{"input": pos[remap[n["input_index"]]]["input"], "output": n["output"]} for n in negs],

@@ -15,8 +15,11 @@
    stopped at once). A positive *kills* a mutant when the mutant's result differs
    from the reference's (wrong value, panic, timeout). Only mutants whose pass
    rate on the positives lies strictly between 0 and 1 give negatives.
+   With a model, buggy variants of the reference written by the model (semantic
+   mutants, ``semantic``) run the same way and follow the same rule.
 3. **Negatives**, the paper's staged budget: mutant outputs round-robin across
-   mutants (one per mutant per pass) up to ``code_multiplier`` × positives, then
+   mutants (one per mutant per pass; semantic and syntactic sources alternating,
+   ``semantic.source_order``) up to ``code_multiplier`` × positives, then
    direct output mutations round-robin across inputs (one new per input per pass)
    up to ``multiplier`` × positives. Every candidate is labelled by the
    ground-truth postcondition: FALSE → negative; TRUE → a valid alternative
@@ -34,6 +37,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -50,6 +54,8 @@ from ...languages.verus.signature import input_params
 from ...runtime.engine import Verdict
 from ...runtime.limits import Limits
 from ...values.codec import DecodeError
+from .semantic import finish_semantic, interleave, run_semantic, source_order
+from .suite_prompts import Variant
 
 __all__ = ["SuiteSettings", "build_suite", "canon"]
 
@@ -70,6 +76,9 @@ class SuiteSettings:
     fallback_seconds: float = 30.0  # Python-evaluator time per batch on the compiled checker's UNKNOWN rows
     problem_seconds: float = 120.0  # after this, mutant runs and negative stages stop early (recorded)
     weakened: bool = False  # one compiled checker per ensures clause: costly, opt-in
+    semantic_variants: int = 5  # model-written buggy variants asked per problem (with a model)
+    generator_seconds: float = 10.0  # per run of a model-written input generator
+    generator_lines: int = 200  # input lines read per generator run
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -113,8 +122,13 @@ def _engine(settings: SuiteSettings, cache: Path | str | None) -> VeriContestEng
 
 
 def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: Path | str | None = None,
-                engine: VeriContestEngine | None = None) -> dict[str, Any]:  # fmt: skip
-    """The suite document of one problem (see the module docstring)."""
+                engine: VeriContestEngine | None = None, extra_inputs: Sequence[tuple[str, dict[str, Any]]] = (),
+                variants: Sequence[Variant] = ()) -> dict[str, Any]:  # fmt: skip
+    """The suite document of one problem (see the module docstring).
+
+    ``extra_inputs`` ((family, raw input), e.g. from model-written generators) join the first
+    round's candidates, interleaved one for one; ``variants`` (model-written buggy references) run
+    on the positives beside the syntactic mutants (``semantic.run_semantic``)."""
     st = settings or SuiteSettings()
     eng = engine or _engine(st, cache)
     te = eng.for_task(problem)
@@ -146,6 +160,8 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
             break
         cands = candidate_inputs(params, bounds, seed=st.seed + rnd, count=st.candidates, max_len=st.max_len,
                                  structs=problem.structs)  # fmt: skip
+        if rnd == 0 and extra_inputs:
+            cands = interleave(list(extra_inputs), list(cands))
         fresh = []
         for fam, raw in cands:
             k = canon(raw)
@@ -161,6 +177,10 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
         pre = _verdicts(te, [(d, None) for _, _, d in fresh], False, st.fallback_seconds)
         decoded.extend(fresh)
         valid.extend(x for x, v in zip(fresh, pre) if v.is_true)
+        for (fam, _, _), v in zip(fresh, pre):  # model-written generators: what `requires` made of them
+            if fam.startswith("generator:"):
+                g = counts.setdefault("generator_requires", {"true": 0, "false": 0, "unknown": 0})
+                g["true" if v.is_true else "false" if v.is_false else "unknown"] += 1
         counts["rounds"] += 1
         counts["candidates"] += len(fresh)
         counts["requires_true"] += sum(v.is_true for v in pre)
@@ -221,9 +241,11 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
     case_s = max(st.mutant_case_seconds, 20 * max(micros) / 1e6)
     mres, mstats = _run_mutants(problem, runner, positives, st, case_s, cache, deadline)
     doc["mutants"] = mstats
+    sem_res, sem_label = run_semantic(doc, problem, variants, positives, st.max_mutants + 1, case_s, cache,
+                                      deadline)  # fmt: skip
     kills: list[list[int]] = [[] for _ in positives]
     mutant_cands: dict[int, list[tuple[int, Any]]] = {}
-    for mid, rs in mres.items():
+    for mid, rs in {**mres, **sem_res}.items():
         passed = 0
         outs: list[tuple[int, Any]] = []
         for i, r in enumerate(rs):
@@ -239,13 +261,14 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
         if 0 < passed < len(rs):
             mutant_cands[mid] = outs
     doc["kills"] = kills
-    killed = sorted({m for ks in kills for m in ks})
+    killed = sorted({m for ks in kills for m in ks if m in mres})
     mstats["killed"] = len(killed)
     killed_set = set(killed)
     mstats["surviving"] = sum(m not in killed_set for m in mres)  # run on every positive, never detected
     mstats["survivors"] = [m for m in sorted(mres) if m not in killed_set]
     mstats.pop("ids", None)
-    mstats["partial"] = len(mutant_cands)  # 0 < pass rate < 1: the mutants that give negatives
+    mstats["partial"] = sum(m in mres for m in mutant_cands)  # 0 < pass rate < 1: they give negatives
+    finish_semantic(doc, sem_res, mutant_cands, kills)
     secs["mutants"] = time.perf_counter() - t3
     # negatives
     t4 = time.perf_counter()
@@ -254,7 +277,7 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
     negs: list[dict[str, Any]] = []
     code_target = st.code_multiplier * len(positives)
     target = st.multiplier * len(positives)
-    stats = {"syntactic": 0, "direct": 0, "alternatives": 0, "unknown": 0}
+    stats = {"syntactic": 0, "semantic": 0, "direct": 0, "alternatives": 0, "unknown": 0}
 
     def label(batch: list[tuple[int, Any, str]]) -> None:
         pairs = []
@@ -277,18 +300,20 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
             else:
                 stats["unknown"] += 1
 
-    # stage: mutant outputs, round-robin across mutants
+    # stage: mutant outputs, round-robin across mutants (and across sources: ``semantic.source_order``)
     queues = {m: list(v) for m, v in sorted(mutant_cands.items())}
     batch: list[tuple[int, Any, str]] = []
     while queues and len(negs) < code_target and time.perf_counter() < deadline:
-        for m in list(queues):
+        for m in source_order(list(queues), sem_res):
+            if m not in queues:  # emptied earlier in this pass
+                continue
             q = queues[m]
             while q:
                 i, out = q.pop(0)
                 c = canon(out)
                 if c not in seen[i]:
                     seen[i].add(c)
-                    batch.append((i, out, f"syntactic:{m}"))
+                    batch.append((i, out, sem_label.get(m) or f"syntactic:{m}"))
                     break
             if not q:
                 del queues[m]
@@ -329,6 +354,10 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
         "syntactic": sum(n["source"].startswith("syntactic") for n in doc["negatives"]),
         "direct": sum(n["source"] == "direct" for n in doc["negatives"]),
     }
+    if sem_res:
+        counts["negatives_by_source"]["semantic"] = sum(
+            n["source"].startswith("semantic") for n in doc["negatives"]
+        )
     counts["alternatives"] = stats["alternatives"]
     counts["negative_unknown"] = stats["unknown"]
     secs["negatives"] = time.perf_counter() - t4

@@ -1,0 +1,81 @@
+"""The model-driven stages of a format's own suite builder (``scale --model`` on, e.g., VeriContest).
+
+Generic: the builder's hook (``formats.suite_models``) says what to ask for a
+task; this module asks it through ``ModelRunner`` — response cache (a rerun
+sends no request), retries, usage accounting — and returns the raw answers
+keyed by request name, for ``build`` to read. Nothing here knows what the
+questions mean. Requests are asked together (``ask_many`` shares the runner's
+pool); answers keep request order and sample order.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..formats.suite_models import ModelRequest, SuiteModelHooks
+
+if TYPE_CHECKING:
+    from ..llm.runner import ModelRunner
+
+__all__ = ["add_model_totals", "ask_suite_models", "model_stage_summary"]
+
+
+def ask_suite_models(
+    hooks: SuiteModelHooks, task_dir: Path, settings: dict[str, Any], runner: ModelRunner
+) -> tuple[dict[str, list[dict[str, Any]]], dict[str, int]]:
+    """({request name: [{"text", "error"} per sample]}, request counts: asked, cached, failed)."""
+    from ..llm.runner import Prompt
+
+    requests: list[ModelRequest] = hooks.model_requests(task_dir, settings)
+    answers: dict[str, list[dict[str, Any]]] = {}
+    tally = {"questions": 0, "answers": 0, "cached": 0, "failed": 0, "http_requests": 0}
+    by_stage: dict[tuple[str, int], list[ModelRequest]] = {}
+    for r in requests:  # one ask_many per (stage, samples): its sampling settings are the stage's
+        by_stage.setdefault((r.stage, r.samples), []).append(r)
+    for (stage, samples), group in by_stage.items():
+        prompts = [Prompt(tuple(dict(m) for m in r.messages), f"{r.ident}|{r.name}") for r in group]
+        got = runner.ask_many(stage, prompts, samples)
+        for r, responses in zip(group, got):
+            rows = []
+            for resp in responses:
+                tally["questions"] += 1
+                tally["cached"] += bool(resp.cached)
+                tally["http_requests"] += int(getattr(resp, "http_requests", 0) or 0)
+                if resp.error is not None or resp.text is None:
+                    tally["failed"] += 1
+                    rows.append({"text": None, "error": resp.error or "no answer"})
+                else:
+                    tally["answers"] += 1
+                    rows.append({"text": resp.text, "error": None})
+            answers[r.name] = rows
+    return answers, tally
+
+
+def add_model_totals(totals: dict[str, dict[str, float]], doc: dict[str, Any]) -> None:
+    """Add a task's ``model_stages`` figures (``{stage: {name: number}}``, set by the builder) and
+    its ``model_requests`` tally to ``totals``; non-numeric entries are ignored."""
+    parts = dict(doc.get("model_stages") or {})
+    if doc.get("model_requests"):
+        parts["requests"] = doc["model_requests"]
+    for stage, figures in parts.items():
+        if not isinstance(figures, dict):
+            continue
+        acc = totals.setdefault(stage, {})
+        for k, v in figures.items():
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                acc[k] = acc.get(k, 0) + v
+
+
+def model_stage_summary(
+    hooks: SuiteModelHooks | None, with_model: bool, totals: dict[str, dict[str, float]]
+) -> dict[str, Any]:
+    """Per model-driven stage of the builder: the summed figures, or why it was skipped."""
+    if hooks is None:
+        return {}
+    if not with_model:
+        return {s: "skipped: no model configured (give --model)" for s in hooks.model_stages}
+    out: dict[str, Any] = {s: dict(sorted(totals.get(s, {}).items())) for s in hooks.model_stages}
+    if "requests" in totals:
+        out["requests"] = dict(sorted(totals["requests"].items()))
+    return out
