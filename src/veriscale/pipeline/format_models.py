@@ -75,7 +75,7 @@ def model_stage_summary(
         return {}
     if not with_model:
         return {s: "skipped: no model configured (give --model)" for s in hooks.model_stages}
-    out: dict[str, Any] = {s: dict(sorted(totals.get(s, {}).items())) for s in hooks.model_stages}
+    out: dict[str, Any] = {s: dict(totals.get(s, {})) for s in hooks.model_stages}  # the builder's order
     if "requests" in totals:
-        out["requests"] = dict(sorted(totals["requests"].items()))
+        out["requests"] = dict(totals["requests"])
     return out
