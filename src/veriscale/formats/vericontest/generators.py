@@ -13,10 +13,13 @@ order, then argument line, then line) and one record per generator:
    4 MiB output cap (``languages.verus.execute.run_program`` in the sandbox).
    A run that does not end normally (timeout, crash, panic, output cap)
    contributes nothing and stops that generator: a program that hangs on one
-   argument line will hang on the next;
+   argument line will hang on the next. Once its runs have taken
+   ``TOTAL_RUNS`` × ``generator_seconds`` together, the remaining lines are
+   skipped (counted);
 4. each printed line must be a JSON object with exactly the parameter names,
-   decoding strictly for the parameter types (``decode``); other lines are
-   counted as garbage by reason. At most ``generator_lines`` lines per run are read.
+   decoding strictly for the parameter types (``decode``), with no list or
+   string longer than ``max_len`` (the builder's own cap: specification checks
+   are often cubic in it); other lines are counted as garbage by reason. At most ``generator_lines`` lines per run are read.
 
 Whether an input satisfies ``requires`` is not decided here: the suite builder
 checks every one with the ground-truth precondition, as for its own candidates.
@@ -36,7 +39,9 @@ from ...languages.verus.forbidden import forbidden_constructs
 from ...values.codec import DecodeError
 from .suite_prompts import MAX_ARG_LINES, Generator
 
-__all__ = ["generator_inputs"]
+__all__ = ["generator_inputs", "run_generator"]
+
+TOTAL_RUNS = 3  # a generator's runs together get at most this many times the per-run limit
 
 
 def _first_error(text: str) -> str:
@@ -46,12 +51,24 @@ def _first_error(text: str) -> str:
     return (text.strip().splitlines() or ["compilation failed"])[0][:200]
 
 
+def _longest(v: Any) -> int:
+    """The longest list or string anywhere in a JSON value."""
+    if isinstance(v, str):
+        return len(v)
+    if isinstance(v, list):
+        return max([len(v), *(_longest(x) for x in v)])
+    if isinstance(v, dict):
+        return max([0, *(_longest(x) for x in v.values())])
+    return 0
+
+
 def _read_lines(
     stdout: str,
     names: Sequence[str],
     decode: Callable[[Mapping[str, Any]], Any],
     limit: int,
     bad: Counter[str],
+    max_len: int,
 ) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for line in stdout.splitlines():
@@ -71,6 +88,9 @@ def _read_lines(
         if sorted(obj) != sorted(names):
             bad["wrong parameter names"] += 1
             continue
+        if _longest(obj) > max_len:
+            bad[f"a list or string longer than {max_len}"] += 1
+            continue
         try:
             decode(obj)
         except (DecodeError, TypeError, ValueError) as exc:
@@ -88,6 +108,7 @@ def run_generator(
     seconds: float,
     lines: int,
     cache: Path | str | None,
+    max_len: int = 200,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """(inputs, record) of one generator (module docstring)."""
     rec: dict[str, Any] = {"kind": gen.kind, "status": "ok", "runs": [], "lines": 0, "parsed": 0}
@@ -106,8 +127,13 @@ def run_generator(
     if len(args) > MAX_ARG_LINES:
         rec["args_ignored"] = len(args) - MAX_ARG_LINES
         args = args[:MAX_ARG_LINES]
+    spent = 0.0
     for a in args:
+        if spent > TOTAL_RUNS * seconds:  # slow but within the limit on every line: enough of it
+            rec["args_skipped"] = len(args) - len(rec["runs"])
+            break
         res = run_program(comp.binary, a + "\n", limits)
+        spent += res.seconds
         run: dict[str, Any] = {"args": a, "status": res.status}
         rec["runs"].append(run)
         if not res.ok:
@@ -115,7 +141,7 @@ def run_generator(
             rec.update(status=f"run_{res.status}", reason=f"argument line {a!r}: {run['reason']}")
             break
         before = sum(garbage.values())
-        got = _read_lines(res.stdout, names, decode, lines, garbage)
+        got = _read_lines(res.stdout, names, decode, lines, garbage, max_len)
         run["lines"] = len(got) + sum(garbage.values()) - before
         run["parsed"] = len(got)
         rec["lines"] += run["lines"]
@@ -135,12 +161,13 @@ def generator_inputs(
     seconds: float,
     lines: int,
     cache: Path | str | None,
+    max_len: int = 200,
 ) -> tuple[list[tuple[str, dict[str, Any]]], list[dict[str, Any]]]:
     """((family, raw input) in order, records) of all generators; family is ``generator:<kind>``."""
     inputs: list[tuple[str, dict[str, Any]]] = []
     records: list[dict[str, Any]] = []
     for g in generators:
-        got, rec = run_generator(g, names, decode, seconds=seconds, lines=lines, cache=cache)
+        got, rec = run_generator(g, names, decode, seconds=seconds, lines=lines, cache=cache, max_len=max_len)
         records.append(rec)
         inputs.extend((f"generator:{g.kind}", x) for x in got)
     return inputs, records

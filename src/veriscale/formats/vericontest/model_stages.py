@@ -96,6 +96,7 @@ def build_with_answers(
         te.decode_inputs,
         seconds=settings.generator_seconds,
         lines=settings.generator_lines,
+        max_len=settings.max_len,
         cache=cache,
     )
     variants, sem_errors = _variants(answers, settings.semantic_variants)

@@ -29,7 +29,9 @@ class VeriContestSuites:
 
     def model_requests(self, task_dir: Path, settings: dict[str, Any]) -> list[ModelRequest]:
         st = SuiteSettings(**{k: v for k, v in settings.items() if k in SuiteSettings.__dataclass_fields__})
-        return suite_requests(read_problem(Path(task_dir)), st.semantic_variants, st.generator_lines)
+        return suite_requests(
+            read_problem(Path(task_dir)), st.semantic_variants, st.generator_lines, st.max_len
+        )
 
     def adequacy(self, task_dir: Path) -> dict[str, Any] | None:
         return suite_adequacy(task_dir)

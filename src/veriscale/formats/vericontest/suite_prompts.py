@@ -101,7 +101,9 @@ input you print must satisfy it):
 
 Print each input as one line: a JSON object with exactly the keys {keys}. Integers are JSON \
 numbers, `String` and `char` values (and `Vec<char>`) are JSON strings, `Vec`s and tuples are \
-JSON arrays, `bool`s are `true`/`false`, `Option` is `null` or the value. {example}
+JSON arrays, `bool`s are `true`/`false`, `Option` is `null` or the value. Keep every list and \
+string at most {max_len} elements long (longer inputs are not used here); within that, cover the \
+extreme values the precondition allows.{example}
 
 # What to write
 
@@ -155,7 +157,7 @@ def _keys(problem: Problem) -> str:
 def _example(problem: Problem) -> str:
     for ex in problem.examples:
         if ex.inputs is not None:
-            return "For example:\n\n" + json.dumps(ex.inputs, ensure_ascii=False)
+            return " For example:\n\n" + json.dumps(ex.inputs, ensure_ascii=False)
     return ""
 
 
@@ -173,7 +175,9 @@ def semantic_messages(problem: Problem, count: int) -> tuple[dict[str, str], ...
     return ({"role": "system", "content": _SEMANTIC_SYSTEM}, {"role": "user", "content": user})
 
 
-def generator_messages(problem: Problem, kind: str, max_lines: int) -> tuple[dict[str, str], ...]:
+def generator_messages(
+    problem: Problem, kind: str, max_lines: int, max_len: int = 200
+) -> tuple[dict[str, str], ...]:
     user = _GENERATOR_USER.format(
         description=problem.description.strip(),
         signature=_signature(problem),
@@ -183,12 +187,15 @@ def generator_messages(problem: Problem, kind: str, max_lines: int) -> tuple[dic
         kind=kind,
         kind_text=_KIND_TEXT[kind],
         max_lines=max_lines,
+        max_len=max_len,
         max_runs=MAX_ARG_LINES,
     )
     return ({"role": "system", "content": _GENERATOR_SYSTEM}, {"role": "user", "content": user})
 
 
-def suite_requests(problem: Problem, variants: int = 5, max_lines: int = 200) -> list[ModelRequest]:
+def suite_requests(
+    problem: Problem, variants: int = 5, max_lines: int = 200, max_len: int = 200
+) -> list[ModelRequest]:
     """The questions of one problem: the semantic mutants, then one generator per kind."""
     out = [
         ModelRequest(
@@ -200,7 +207,7 @@ def suite_requests(problem: Problem, variants: int = 5, max_lines: int = 200) ->
             ModelRequest(
                 f"generator_{kind}",
                 GENERATOR_STAGE,
-                generator_messages(problem, kind, max_lines),
+                generator_messages(problem, kind, max_lines, max_len),
                 prompt_ident(GENERATOR_STAGE),
             )
         )
