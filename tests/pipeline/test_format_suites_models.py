@@ -154,6 +154,11 @@ def test_answers_come_from_the_cache_on_rerun(
     assert sorted(first) == ["generator_adversarial", "generator_random", "semantic_mutants"]
     prompt = fake.requests[0]["body"]["messages"][-1]["content"]
     assert "# Fibonacci Number" in prompt
+    # an unusable answer (prose, no code) is asked again, up to `reask_malformed` times
+    llm2 = llm.model_copy(update={"reask_malformed": 1, "cache_path": tmp_path / "other.sqlite"})
+    with ModelRunner(llm2) as runner:
+        third, t3 = ask_suite_models(hooks, ROOT / "lc509", {}, runner)
+    assert fake.count == 3 + 4 and t3["malformed"] == 2 and third == first
 
 
 def test_without_a_model_the_stages_are_skipped(tmp_path: Path) -> None:

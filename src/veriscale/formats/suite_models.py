@@ -8,7 +8,10 @@ as plain chat messages with a prompt identity. The pipeline
 (``pipeline/format_models.py``) asks them — cache, usage and failures handled
 the way every model stage handles them — and hands the raw answers back to
 ``build`` in ``settings[MODEL_ANSWERS]``: ``{request name: [answer, …]}`` with
-one ``{"text": str | None, "error": str | None}`` per sample. Everything
+one ``{"text": str | None, "error": str | None}`` per sample. An answer
+``answer_problem(stage, text)`` finds unusable is asked again (a new sample,
+up to the model config's ``reask_malformed``); the last answer is handed on
+whatever it holds, for the builder to record. Everything
 benchmark-specific (what is asked, how an answer is read, what is done with
 it) stays in the format plug-in.
 """
@@ -40,6 +43,10 @@ class SuiteModelHooks(Protocol):
     model_stages: tuple[str, ...]
 
     def model_requests(self, task_dir: Path, settings: dict[str, Any]) -> list[ModelRequest]: ...
+
+    def answer_problem(self, stage: str, text: str) -> str | None:
+        """Why an answer of ``stage`` cannot be used (the model is asked again), or None."""
+        ...
 
 
 def suite_model_hooks(builder: Any) -> SuiteModelHooks | None:

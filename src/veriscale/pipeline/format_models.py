@@ -25,22 +25,31 @@ def ask_suite_models(
     hooks: SuiteModelHooks, task_dir: Path, settings: dict[str, Any], runner: ModelRunner
 ) -> tuple[dict[str, list[dict[str, Any]]], dict[str, int]]:
     """({request name: [{"text", "error"} per sample]}, request counts: asked, cached, failed)."""
+    from ..llm.extract import Extraction
     from ..llm.runner import Prompt
+
+    def extractor(stage: str) -> Any:
+        def extract(text: str) -> Extraction:
+            why = hooks.answer_problem(stage, text)
+            return Extraction.bad(why) if why else Extraction(text)
+
+        return extract
 
     requests: list[ModelRequest] = hooks.model_requests(task_dir, settings)
     answers: dict[str, list[dict[str, Any]]] = {}
-    tally = {"questions": 0, "answers": 0, "cached": 0, "failed": 0, "http_requests": 0}
+    tally = {"questions": 0, "answers": 0, "cached": 0, "failed": 0, "malformed": 0, "http_requests": 0}
     by_stage: dict[tuple[str, int], list[ModelRequest]] = {}
     for r in requests:  # one ask_many per (stage, samples): its sampling settings are the stage's
         by_stage.setdefault((r.stage, r.samples), []).append(r)
     for (stage, samples), group in by_stage.items():
         prompts = [Prompt(tuple(dict(m) for m in r.messages), f"{r.ident}|{r.name}") for r in group]
-        got = runner.ask_many(stage, prompts, samples)
+        got = runner.ask_many(stage, prompts, samples, extract=extractor(stage))
         for r, responses in zip(group, got):
             rows = []
             for resp in responses:
                 tally["questions"] += 1
                 tally["cached"] += bool(resp.cached)
+                tally["malformed"] += resp.malformed_count  # answers found unusable (re-asked ones too)
                 tally["http_requests"] += int(getattr(resp, "http_requests", 0) or 0)
                 if resp.error is not None or resp.text is None:
                     tally["failed"] += 1

@@ -10,7 +10,7 @@ from ..suite_models import MODEL_ANSWERS, ModelRequest
 from .dataset import read_problem
 from .model_stages import build_with_answers
 from .suite_files import write_problem_suite
-from .suite_prompts import GENERATOR_STAGE, SEMANTIC_STAGE, suite_requests
+from .suite_prompts import GENERATOR_STAGE, SEMANTIC_STAGE, answer_problem, suite_requests
 from .suites import SuiteSettings, build_suite
 
 __all__ = ["VeriContestSuites", "suite_adequacy"]
@@ -32,6 +32,9 @@ class VeriContestSuites:
         return suite_requests(
             read_problem(Path(task_dir)), st.semantic_variants, st.generator_lines, st.max_len
         )
+
+    def answer_problem(self, stage: str, text: str) -> str | None:
+        return answer_problem(stage, text)
 
     def adequacy(self, task_dir: Path) -> dict[str, Any] | None:
         return suite_adequacy(task_dir)

@@ -39,6 +39,7 @@ __all__ = [
     "SEMANTIC_STAGE",
     "Generator",
     "Variant",
+    "answer_problem",
     "parse_generator",
     "parse_variants",
     "suite_requests",
@@ -292,3 +293,10 @@ def parse_generator(kind: str, answer: str | None) -> tuple[Generator | None, st
             return None, "an argument line holds a newline"
         args.append(line.strip())
     return Generator(kind, program, tuple(args)), None
+
+
+def answer_problem(stage: str, text: str) -> str | None:
+    """Why an answer of ``stage`` is unusable as a whole (worth asking again), or None."""
+    if stage == SEMANTIC_STAGE:
+        return parse_variants(text, 1)[1]
+    return parse_generator("random", text)[1]
