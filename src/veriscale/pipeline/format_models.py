@@ -24,7 +24,12 @@ __all__ = ["add_model_totals", "ask_suite_models", "model_stage_summary"]
 def ask_suite_models(
     hooks: SuiteModelHooks, task_dir: Path, settings: dict[str, Any], runner: ModelRunner
 ) -> tuple[dict[str, list[dict[str, Any]]], dict[str, int]]:
-    """({request name: [{"text", "error"} per sample]}, request counts: asked, cached, failed)."""
+    """({request name: [{"text", "error"} per sample]}, counts).
+
+    Counts: ``questions`` (request × sample), ``answers``, ``failed`` (no answer at all),
+    ``malformed`` (unusable answers seen, re-asked ones included), and from the runner's
+    usage — re-asks included — ``responses``, ``cached`` (answers from the cache),
+    ``http_requests`` (retries included), prompt and completion tokens."""
     from ..llm.extract import Extraction
     from ..llm.runner import Prompt
 
@@ -37,7 +42,8 @@ def ask_suite_models(
 
     requests: list[ModelRequest] = hooks.model_requests(task_dir, settings)
     answers: dict[str, list[dict[str, Any]]] = {}
-    tally = {"questions": 0, "answers": 0, "cached": 0, "failed": 0, "malformed": 0, "http_requests": 0}
+    tally = {"questions": 0, "answers": 0, "failed": 0, "malformed": 0}
+    before = runner.usage.total()
     by_stage: dict[tuple[str, int], list[ModelRequest]] = {}
     for r in requests:  # one ask_many per (stage, samples): its sampling settings are the stage's
         by_stage.setdefault((r.stage, r.samples), []).append(r)
@@ -48,9 +54,7 @@ def ask_suite_models(
             rows = []
             for resp in responses:
                 tally["questions"] += 1
-                tally["cached"] += bool(resp.cached)
                 tally["malformed"] += resp.malformed_count  # answers found unusable (re-asked ones too)
-                tally["http_requests"] += int(getattr(resp, "http_requests", 0) or 0)
                 if resp.error is not None or resp.text is None:
                     tally["failed"] += 1
                     rows.append({"text": None, "error": resp.error or "no answer"})
@@ -58,6 +62,10 @@ def ask_suite_models(
                     tally["answers"] += 1
                     rows.append({"text": resp.text, "error": None})
             answers[r.name] = rows
+    after = runner.usage.total()
+    for key, field in (("responses", "responses"), ("cached", "cache_hits"), ("http_requests", "http_requests"),
+                       ("prompt_tokens", "prompt_tokens"), ("completion_tokens", "completion_tokens")):  # fmt: skip
+        tally[key] = getattr(after, field) - getattr(before, field)
     return answers, tally
 
 
