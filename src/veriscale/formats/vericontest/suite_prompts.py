@@ -137,16 +137,20 @@ def prompt_ident(stage: str) -> str:
 
 
 def _requires_text(problem: Problem) -> str:
-    """The ``requires`` clause of the target function in ``spec.rs`` (its text as written)."""
-    spec = problem.spec
-    name = problem.signature.name
-    at = spec.find(f"fn {name}")
-    if at < 0:
+    """The ``requires`` clause of the target function in ``spec.rs``, as written (its expressions)."""
+    from ...languages.verus.items import scan_items
+    from .dataset import target_fn
+
+    try:
+        items = scan_items(problem.spec)
+    except Exception:  # the loader scanned it already; a failure here only loses the clause text
+        return "(not shown)"
+    fn = target_fn(items)
+    clause = fn.clause("requires") if fn is not None else None
+    if clause is None or not clause.exprs:
         return "(none)"
-    tail = spec[at:]
-    m = re.search(r"\brequires\b(.*?)(?=\bensures\b|\{)", tail, re.DOTALL)
-    text = m.group(1).strip() if m else ""
-    return text or "(none)"
+    toks = items.toks
+    return ",\n".join(problem.spec[toks[a].start : toks[b - 1].end] for a, b in clause.exprs)
 
 
 def _keys(problem: Problem) -> str:
