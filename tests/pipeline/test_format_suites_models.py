@@ -182,11 +182,13 @@ def test_cli_scale_with_a_model(fake: FakeOpenAI, tmp_path: Path) -> None:
     base = ["scale", "--benchmark", str(ROOT), "--tasks", "lc509", "--workers", "1"]
     res = CliRunner().invoke(app, [*base, "--out", str(tmp_path / "a"), "--model", "cli-model"], env=env)
     assert res.exit_code == 0, res.output
-    assert fake.count == 3 and fake.requests[0]["body"]["model"] == "cli-model"
+    # three questions; the prose answer to the semantic one is asked again twice (reask_malformed=2)
+    assert fake.count == 5 and fake.requests[0]["body"]["model"] == "cli-model"
+    assert "requests: questions 3, answers 3, failed 0, malformed 3, responses 5, cached 0" in res.output
     assert "input_generators: programs 2, ok 1, bad 1" in res.output
     again = CliRunner().invoke(app, [*base, "--out", str(tmp_path / "b"), "--model", "cli-model"], env=env)
     assert again.exit_code == 0, again.output
-    assert fake.count == 3  # a fresh run directory: every answer from the cache
+    assert fake.count == 5  # a fresh run directory: every answer from the cache
     a = (tmp_path / "a" / "plus" / "leetcode" / "lc509" / "tests" / "testcases.jsonl").read_text()
     assert a == (tmp_path / "b" / "plus" / "leetcode" / "lc509" / "tests" / "testcases.jsonl").read_text()
     for suite in ("plus", "lite"):  # the ground truth accepts every positive and rejects every negative

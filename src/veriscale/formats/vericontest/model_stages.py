@@ -22,6 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ...languages.verus.signature import input_params
 from .generators import generator_inputs
 from .suite_prompts import (
     GENERATOR_KINDS,
@@ -86,8 +87,6 @@ def build_with_answers(
     """The suite document of ``problem`` with the model-driven stages (module docstring)."""
     eng = _engine(settings, cache)
     te = eng.for_task(problem)
-    from ...languages.verus.signature import input_params
-
     names = [p.name for p in input_params(problem)]
     gens, gen_errors = _generators(answers)
     extra, records = generator_inputs(

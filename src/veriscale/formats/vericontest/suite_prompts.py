@@ -201,12 +201,12 @@ def generator_messages(
 def suite_requests(
     problem: Problem, variants: int = 5, max_lines: int = 200, max_len: int = 200
 ) -> list[ModelRequest]:
-    """The questions of one problem: the semantic mutants, then one generator per kind."""
-    out = [
-        ModelRequest(
-            SEMANTIC_STAGE, SEMANTIC_STAGE, semantic_messages(problem, variants), prompt_ident(SEMANTIC_STAGE)
-        )
-    ]
+    """The questions of one problem: the semantic mutants (none when ``variants`` is 0), then one
+    generator per kind."""
+    out: list[ModelRequest] = []
+    if variants > 0:
+        msgs = semantic_messages(problem, variants)
+        out.append(ModelRequest(SEMANTIC_STAGE, SEMANTIC_STAGE, msgs, prompt_ident(SEMANTIC_STAGE)))
     for kind in GENERATOR_KINDS:
         out.append(
             ModelRequest(
