@@ -7,6 +7,7 @@ Predicates (``α → Prop``) come back as Python bools.
 
 from __future__ import annotations
 
+import operator
 from collections import Counter
 from typing import Any
 
@@ -760,7 +761,21 @@ def perm(xs: tuple, ys: tuple) -> bool:
     return _is_perm(xs, ys)
 
 
+# Python's own comparison of two ints, two strings or two floats is exactly ``ops.lex_lt`` /
+# ``ops.lex_le`` on them (see there), so a list of such scalars compares pairwise in C.
+_NATIVE_REL = {id(ops.rel_lt): operator.lt, id(ops.rel_le): operator.le, id(ops.rel_gt): operator.gt,
+               id(ops.rel_ge): operator.ge}  # fmt: skip
+_NATIVE_SCALAR = (int, str, float)
+
+
 def _adjacent(xs: tuple, rel: Any) -> bool:
+    if len(xs) < 2:
+        return True
+    native = _NATIVE_REL.get(id(rel))
+    # (a Lean list is homogeneous: one element's type is every element's; bool, an int subclass, is
+    # left to the general path)
+    if native is not None and type(xs[0]) in _NATIVE_SCALAR:
+        return all(map(native, xs, xs[1:]))
     return all(rel(xs[i], xs[i + 1]) for i in range(len(xs) - 1))
 
 
