@@ -347,6 +347,17 @@ def sublists(xs: tuple) -> tuple:
 @define("List.map", "(α → β) → List α → List β", "f l")
 def map_(f: Any, xs: tuple) -> tuple:
     g = fn1(f)
+    impl = getattr(g, "charged_impl", None)
+    if impl is not None:
+        # A builtin mapped over a list (``xs.map List.reverse``): its registry wrapper's charge,
+        # inlined — the same fuel, charged at the same points — without a wrapper call per element.
+        charge = limits.charge
+        out = []
+        for x in xs:
+            if (type(x) is tuple or type(x) is str) and len(x) > 16:
+                charge(len(x))
+            out.append(impl(x))
+        return tuple(out)
     return tuple([g(x) for x in xs])
 
 
