@@ -100,6 +100,13 @@ def cmd_speed(args: argparse.Namespace) -> None:
         for name, m in r.metrics.items():
             if m.evaluated and m.n_tests and not m.lower:
                 print(f"  not passed: {r.suite} {r.task_id} {name}: {m.score.name} {m.reason[:120]}")
+    # the slowest tasks (seconds of the job's samples, per suite and kind): where the time goes
+    slow = sorted(
+        ((sec, r.suite, r.task_id, kind) for r in run.results for kind, sec in r.seconds.items()),
+        key=lambda x: (-x[0], x[1], x[2], x[3]),
+    )
+    for sec, suite, tid, kind in slow[: args.slowest]:
+        print(f"  slow: {suite} {tid} {kind}: {sec:.1f} s")
     result = {
         "suites": [str(x) for x in suites],
         "samples": len(gens),
@@ -145,6 +152,7 @@ def main() -> None:
     sp.add_argument("--timeout", type=float, default=None)
     sp.add_argument("--fuel", type=int, default=None, help="steps per check (default: evaluate's)")
     sp.add_argument("--metric-fuel", type=int, default=None, help="steps per metric (0: no limit)")
+    sp.add_argument("--slowest", type=int, default=10, help="list this many slowest tasks")
     sp.set_defaults(fn=cmd_speed)
     fl = sub.add_parser("flawed", help="score a corpus of flawed specifications on suites (Verina first)")
     fl.add_argument("suites", nargs="+")
