@@ -14,7 +14,9 @@ Result document (one per task)::
      "counts": {"seeds": {"original", "reject", "llm-seed"}, "mutants",
                 "small_scope": {"levels": {param: level | null}, "size", "new", "dropped"},
                 "kill_search": {"adversaries", "killed_by_base", "killed_by_pool", "pool_rows_added",
-                                "survivors": [{"id", "origin", "tried", "timeout"}]},
+                                ["killed_by_guided", "guided": {"survivors_tried", "killed",
+                                 "rows_added", "draws", "valid", "mutant_runs"}]  (when run),
+                                "survivors": [{"id", "origin", "tried", "timeout", ["guided"]}]},
                 "conjunct_search": {"labels", "covered", "new"}, "candidates",
                 "expected", "unexpected", "excluded": {reason: n}, "duplicate_seeds",
                 "duplicates", "original_output_mismatch"},
@@ -26,6 +28,7 @@ Result document (one per task)::
      "llm": {...}  (only when a model was asked)}
 
 Provenance is ``{"origin": "original" | "reject" | "llm-seed" | "mutation" | "small-scope", ...}``
+(or "guided-mutation", with the edits and the mutant the row kills: ``guided.py``)
 with the row index for originals and rejects (and whether the engine output of
 an original test equals the stored expected output), the item index and round
 for model seeds, and the parent's id and the number of steps for mutants.
