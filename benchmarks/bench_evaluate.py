@@ -100,6 +100,22 @@ def cmd_speed(args: argparse.Namespace) -> None:
         for name, m in r.metrics.items():
             if m.evaluated and m.n_tests and not m.lower:
                 print(f"  not passed: {r.suite} {r.task_id} {name}: {m.score.name} {m.reason[:120]}")
+    # the slowest tasks (seconds of the job's samples, per suite and kind): where the time goes
+    slow = sorted(
+        ((sec, r.suite, r.task_id, kind) for r in run.results for kind, sec in r.seconds.items()),
+        key=lambda x: (-x[0], x[1], x[2], x[3]),
+    )
+    for sec, suite, tid, kind in slow[: args.slowest]:
+        print(f"  slow: {suite} {tid} {kind}: {sec:.1f} s")
+    if args.dump:  # per suite, task and metric: the verdict and its counts (diff two runs' dumps)
+        dump = {
+            f"{r.suite} {r.task_id}": {
+                k: [m.score.value, m.n_tests, m.n_pass, m.n_fail, m.n_unknown, m.n_excluded]
+                for k, m in sorted(r.metrics.items())
+            }
+            for r in run.results
+        }
+        Path(args.dump).write_text(json.dumps(dump, indent=0, sort_keys=True), encoding="utf-8")
     result = {
         "suites": [str(x) for x in suites],
         "samples": len(gens),
@@ -145,6 +161,8 @@ def main() -> None:
     sp.add_argument("--timeout", type=float, default=None)
     sp.add_argument("--fuel", type=int, default=None, help="steps per check (default: evaluate's)")
     sp.add_argument("--metric-fuel", type=int, default=None, help="steps per metric (0: no limit)")
+    sp.add_argument("--slowest", type=int, default=10, help="list this many slowest tasks")
+    sp.add_argument("--dump", help="write every task's metric verdicts (JSON) here, to diff runs")
     sp.set_defaults(fn=cmd_speed)
     fl = sub.add_parser("flawed", help="score a corpus of flawed specifications on suites (Verina first)")
     fl.add_argument("suites", nargs="+")

@@ -97,6 +97,9 @@ class InputsSettings(_Strict):
     # guided-mutation draws per task for reject inputs violating one precondition conjunct only
     # (``inputs/conjuncts.py``); 0 keeps only the candidates the stage already has
     conjunct_attempts: int = Field(default=200, ge=0)
+    # guided-mutation draws per code mutant that survives the kill search (``inputs/guided.py``);
+    # 0 turns the guided search off
+    guided_attempts: int = Field(default=64, ge=0)
 
 
 class OutputsSettings(_Strict):

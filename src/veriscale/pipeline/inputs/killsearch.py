@@ -39,6 +39,8 @@ class KillSearch:
     generated: int = 0
     killed_by_base: int = 0
     killed_by_pool: int = 0
+    killed_by_guided: int = 0  # survivors of the pool killed by guided mutation (``guided.py``)
+    guided: dict[str, Any] | None = None  # the guided search's effort (None: not run)
     selected: list[int] = field(default_factory=list)  # pool row indices, in selection order
     survivors: list[dict[str, Any]] = field(default_factory=list)
 
@@ -48,6 +50,7 @@ class KillSearch:
             "killed_by_base": self.killed_by_base,
             "killed_by_pool": self.killed_by_pool,
             "pool_rows_added": len(self.selected),
+            **({"killed_by_guided": self.killed_by_guided, "guided": self.guided} if self.guided else {}),
             "survivors": self.survivors,
         }
 

@@ -14,7 +14,9 @@ Result document (one per task)::
      "counts": {"seeds": {"original", "reject", "llm-seed"}, "mutants",
                 "small_scope": {"levels": {param: level | null}, "size", "new", "dropped"},
                 "kill_search": {"adversaries", "killed_by_base", "killed_by_pool", "pool_rows_added",
-                                "survivors": [{"id", "origin", "tried", "timeout"}]},
+                                ["killed_by_guided", "guided": {"survivors_tried", "killed",
+                                 "rows_added", "draws", "valid", "mutant_runs"}]  (when run),
+                                "survivors": [{"id", "origin", "tried", "timeout", ["guided"]}]},
                 "conjunct_search": {"labels", "covered", "new"}, "candidates",
                 "expected", "unexpected", "excluded": {reason: n}, "duplicate_seeds",
                 "duplicates", "original_output_mismatch"},
@@ -26,6 +28,7 @@ Result document (one per task)::
      "llm": {...}  (only when a model was asked)}
 
 Provenance is ``{"origin": "original" | "reject" | "llm-seed" | "mutation" | "small-scope", ...}``
+(or "guided-mutation", with the edits and the mutant the row kills: ``guided.py``)
 with the row index for originals and rejects (and whether the engine output of
 an original test equals the stored expected output), the item index and round
 for model seeds, and the parent's id and the number of steps for mutants.
@@ -56,6 +59,7 @@ from ..rundir import RunDir
 from ..tasks import select_task_dirs
 from .classify import classify
 from .conjuncts import search_conjunct_rejects
+from .guided import GuidedSearch, guided_search
 from .killsearch import kill_search
 from .mutate import Candidate, Mutator, input_key
 from .outputs import expected_outputs
@@ -138,13 +142,16 @@ def expand_task(
         language_of(task).with_fuel(engine, adversary_fuel_cap(outs.max_fuel, config.outputs)),
         [(c.values, v) for (c, v, _), p in zip(outs.cases, in_pool, strict=True) if not p],
         pool_cases := [(c.values, v) for (c, v, _), p in zip(outs.cases, in_pool, strict=True) if p],
-        language_of(task).offline_adversaries(task) if pool_cases else [],
+        adversaries := language_of(task).offline_adversaries(task) if pool_cases else [],
         config.outputs.max_timeouts,
     )
+    guided = _guided(task, config, engine, te, outs, in_pool, adversaries, ks, seen, outs.max_fuel)
     pool_keep = {j for j in ks.selected}
     pool_pos = [i for i, p in enumerate(in_pool) if p]
     keep_rows = {pool_pos[j] for j in pool_keep}
     outs.cases = [x for i, x in enumerate(outs.cases) if not in_pool[i] or i in keep_rows]
+    outs.cases += [(c, v, js) for c, v, js, _ in guided.rows]
+    guided_prov = {c.key: prov for c, _, _, prov in guided.rows}
     n_unexpected = len(cls.unexpected)
     cls.unexpected = [c for c in cls.unexpected if c.origin != "small-scope" or c.key in violates]
     pool_dropped = (len(pool_pos) - len(keep_rows)) + (n_unexpected - len(cls.unexpected))
@@ -157,7 +164,7 @@ def expand_task(
     expected_rows: list[dict[str, Any]] = []
     mismatches = 0
     for cand, value, js in outs.cases:
-        prov = cand.provenance()
+        prov = {**cand.provenance(), **guided_prov.get(cand.key, {})}
         if cand.origin == "original":
             match = _stored_match(task, cand, value)
             prov["stored_match"] = match
@@ -210,6 +217,52 @@ def expand_task(
     if seeds.llm:
         doc["llm"] = seeds.llm
     return doc
+
+
+def _guided(
+    task: Task,
+    config: PipelineConfig,
+    engine: Engine,
+    te: Any,
+    outs: Any,
+    in_pool: list[bool],
+    adversaries: Sequence[Any],
+    ks: Any,
+    seen: set[str],
+    gt_fuel: int | None,
+) -> GuidedSearch:
+    """Guided mutation of the base rows for the kill search's survivors (``guided.py``); updates
+    ``ks`` (survivors killed leave its list, the others get their effort)."""
+    by_id = {a.id: a for a in adversaries}
+    # a survivor given up for timeouts does not terminate on ordinary inputs: not worth the search
+    alive = [by_id[s["id"]] for s in ks.survivors if not s["timeout"] and s["id"] in by_id]
+    if not alive or config.inputs.guided_attempts <= 0:
+        return GuidedSearch()
+    base = [c for (c, _, _), p in zip(outs.cases, in_pool, strict=True) if not p]
+    res = guided_search(
+        task,
+        te,
+        language_of(task).with_fuel(engine, adversary_fuel_cap(gt_fuel, config.outputs)),
+        task_params(task),
+        base,
+        alive,
+        seen,
+        random.Random(stable_seed(config.seed, task.id, "guided")),
+        config.inputs.guided_attempts,
+        max_timeouts=config.outputs.max_timeouts,
+    )
+    killed = set(res.killed)
+    ks.killed_by_guided = len(res.killed)
+    ks.guided = res.report()
+    kept = []
+    for s in ks.survivors:
+        if s["id"] in killed:
+            continue
+        if s["id"] in res.effort:
+            s = {**s, "guided": res.effort[s["id"]]}
+        kept.append(s)
+    ks.survivors = kept
+    return res
 
 
 # ---------------------------------------------------------------- worker side

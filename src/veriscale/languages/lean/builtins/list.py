@@ -7,6 +7,7 @@ Predicates (``α → Prop``) come back as Python bools.
 
 from __future__ import annotations
 
+import operator
 from collections import Counter
 from typing import Any
 
@@ -346,6 +347,17 @@ def sublists(xs: tuple) -> tuple:
 @define("List.map", "(α → β) → List α → List β", "f l")
 def map_(f: Any, xs: tuple) -> tuple:
     g = fn1(f)
+    impl = getattr(g, "charged_impl", None)
+    if impl is not None:
+        # A builtin mapped over a list (``xs.map List.reverse``): its registry wrapper's charge,
+        # inlined — the same fuel, charged at the same points — without a wrapper call per element.
+        charge = limits.charge
+        out = []
+        for x in xs:
+            if (type(x) is tuple or type(x) is str) and len(x) > 16:
+                charge(len(x))
+            out.append(impl(x))
+        return tuple(out)
     return tuple([g(x) for x in xs])
 
 
@@ -760,7 +772,21 @@ def perm(xs: tuple, ys: tuple) -> bool:
     return _is_perm(xs, ys)
 
 
+# Python's own comparison of two ints, two strings or two floats is exactly ``ops.lex_lt`` /
+# ``ops.lex_le`` on them (see there), so a list of such scalars compares pairwise in C.
+_NATIVE_REL = {id(ops.rel_lt): operator.lt, id(ops.rel_le): operator.le, id(ops.rel_gt): operator.gt,
+               id(ops.rel_ge): operator.ge}  # fmt: skip
+_NATIVE_SCALAR = (int, str, float)
+
+
 def _adjacent(xs: tuple, rel: Any) -> bool:
+    if len(xs) < 2:
+        return True
+    native = _NATIVE_REL.get(id(rel))
+    # (a Lean list is homogeneous: one element's type is every element's; bool, an int subclass, is
+    # left to the general path)
+    if native is not None and type(xs[0]) in _NATIVE_SCALAR:
+        return all(map(native, xs, xs[1:]))
     return all(rel(xs[i], xs[i + 1]) for i in range(len(xs) - 1))
 
 

@@ -111,6 +111,7 @@ def _charging(impl: Callable[..., Any]) -> Callable[..., Any]:
         return impl(*args)
 
     run.__wrapped__ = impl  # type: ignore[attr-defined]
+    run.charged_impl = impl  # type: ignore[attr-defined]  # (``list.map_`` inlines the charge)
     run.__name__ = getattr(impl, "__name__", "builtin")
     return run
 

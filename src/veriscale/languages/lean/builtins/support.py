@@ -83,7 +83,11 @@ def _plain(a: Any) -> bool:
     if t is int or t is str or t is bool or a is None:
         return True
     if t is tuple:
-        return all(_plain(x) for x in a)
+        for x in a:  # (scalars inline: this runs once per lookup of a searched list)
+            tx = type(x)
+            if not (tx is int or tx is str or tx is bool or _plain(x)):
+                return False
+        return True
     if t is Some:
         return _plain(a.val)
     if t is Struct:
