@@ -70,6 +70,8 @@ class BinderPlan:
     elem: BinderPlan | None = None
     perm_of: list[Expr] = field(default_factory=list)  # x.to_multiset() == e.to_multiset(): x permutes e
     nonneg_only: list[tuple[Expr, bool]] = field(default_factory=list)  # bounds valid only if x >= 0 by type
+    monotone: str | None = None  # sequence binders: "strict"/"weak" increasing (see seq_shapes)
+    pins: list[tuple[Expr, Expr, str]] = field(default_factory=list)  # sequence binders: x[index] == value
 
 
 class _Opaque(Exception):
@@ -729,7 +731,12 @@ def _plan_quantifier(q: Quant, inline: Inliner | None) -> list[BinderPlan]:
         plans[k].length = lp
         plans[k].elem = ep
         plans[k].perm_of = _perm_sources(atoms, x, set(names) - allowed)
+        plans[k].monotone = seq_shapes.monotone(atoms, x)
+        plans[k].pins = seq_shapes.pins(atoms, x, set(names) - allowed)
     return plans
+
+
+from . import seq_shapes  # noqa: E402  (imports helpers of this module)
 
 
 def _perm_sources(atoms: list[Expr], x: str, banned: set[str]) -> list[Expr]:

@@ -56,7 +56,8 @@ from .ast import (
     Unary,
     View,
 )
-from .bounds import _Opaque, plan_quantifier, substitute
+from .bounds import _Opaque, free_vars, plan_quantifier, substitute
+from .seq_domains import monotone_plan
 
 __all__ = ["Compiler", "Context", "SpecFn"]
 
@@ -706,6 +707,17 @@ class Compiler:
             b.length = self._binder(p.length, sc)
             b.elem = self._binder(p.elem, sc | {p.length.name})
             b.perm_of = [self.compile(x, sc) for x in p.perm_of]
+            if p.monotone is not None:
+                lname = p.length.name
+                b.monotone = p.monotone
+                b.pins = [
+                    (self.compile(i, sc | {lname}), self.compile(v, sc), w)
+                    for i, v, w in p.pins
+                    if lname not in free_vars(v)
+                ]
+                b.uniform = all(
+                    lname not in free_vars(x) for x, _ in p.elem.lowers + p.elem.uppers + [(f, 0) for f in p.elem.fixed]
+                ) and all(w for _, _, w in p.pins)
         return b
 
 
@@ -767,6 +779,9 @@ class _Binder:
     length: _Binder | None = None  # sequence binders: the length and the elements
     elem: _Binder | None = None
     perm_of: list[Fn] = field(default_factory=list)  # sequence binders: sequences they must permute
+    monotone: str | None = None  # sequence binders: "strict"/"weak" increasing elements
+    pins: list[tuple[Fn, Fn, str]] = field(default_factory=list)  # sequence binders: x[index] == value
+    uniform: bool = False  # element bounds and pins independent of the length (see seq_domains)
 
     def int_range(
         self, env: dict[str, Any], base: tuple[int | None, int | None]
@@ -973,6 +988,10 @@ def _seq_domain(b: _Binder, env: dict[str, Any], line: int) -> _Domain:
             if count <= SEQ_CAP:
                 return _Domain(_distinct_permutations(src), True)
     elem_t = b.type.args[0] if isinstance(b.type, TCon) and b.type.args else TCon("int")
+    if b.monotone is not None:
+        mono = _monotone_domain(b, env, elem_t)
+        if mono is not None:
+            return mono
     lname = b.length.name
     lo, hi = b.length.int_range(env, (0, None))
     cands = [
@@ -1019,6 +1038,42 @@ def _seq_domain(b: _Binder, env: dict[str, Any], line: int) -> _Domain:
         yield from itertools.islice(_sample_sequences(b, env, elem_t, lo, hi, is_bool), SEQ_CAP // 10)
 
     return _Domain(gen(), complete, why)
+
+
+def _monotone_domain(b: _Binder, env: dict[str, Any], elem_t: Type) -> _Domain | None:
+    """All increasing sequences within the length bounds, element bounds and pins (``seq_domains``);
+    None when that set is not finite and small (the caller keeps its general strategy)."""
+    assert b.length is not None and b.elem is not None
+    if not (isinstance(elem_t, TCon) and (elem_t.name in INT_RANGES or elem_t.name in ("int", "nat"))):
+        return None
+    lname = b.length.name
+    base = b.elem.type_range() or (None, None)
+    try:
+        len_lo, len_hi = b.length.int_range(env, (0, None))
+    except rt.SpecError:
+        return None
+
+    def elem_range(n: int) -> tuple[int | None, int | None] | None:
+        env2 = dict(env)
+        env2[lname] = n
+        try:
+            lo, hi = b.elem.int_range(env2, base)  # type: ignore[union-attr]
+            for idx_f, val_f, _ in b.pins:
+                i, v = idx_f(env2), val_f(env2)
+                if isinstance(i, bool) or not isinstance(i, int) or isinstance(v, bool) or not isinstance(v, int):
+                    continue
+                if i == 0:
+                    lo = v if lo is None else max(lo, v)
+                if i == n - 1:
+                    hi = v if hi is None else min(hi, v)
+        except rt.SpecError:
+            return None
+        return lo, hi
+
+    plan = monotone_plan(b.monotone == "strict", len_lo, len_hi, elem_range, b.uniform, SEQ_CAP)
+    if plan is None:
+        return None
+    return _Domain(iter(plan), True)
 
 
 def _env_ints(env: dict[str, Any]) -> set[int]:
