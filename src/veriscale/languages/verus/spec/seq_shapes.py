@@ -136,6 +136,7 @@ def monotone(atoms: list[Expr], x: str) -> str | None:
     """``"strict"`` / ``"weak"`` when a conjunct orders the elements of ``x`` (strict wins), else None."""
     caps = _len_eqs(atoms, x)
     found: str | None = None
+    pieces: list[tuple[Expr, Expr, str]] = []
     for a in atoms:
         if not (isinstance(a, Quant) and a.kind == "forall"):
             continue
@@ -149,7 +150,47 @@ def monotone(atoms: list[Expr], x: str) -> str | None:
         if kind == "strict":
             return "strict"
         found = found or kind
-    return found
+        if len(a.binders) == 1:
+            pieces.extend(_pieces(a, x))
+    return _chained(pieces, x, caps) or found
+
+
+def _pieces(q: Quant, x: str) -> list[tuple[Expr, Expr, str]]:
+    """(A, B, kind) for leaves ``x[i] < x[i + 1]`` under the single guard ``A <= i < B`` (A, B free of i)."""
+    i = q.binders[0][0]
+    out: list[tuple[Expr, Expr, str]] = []
+    for leaf, guards in _leaves(q.body, []):
+        kind = _cmp_kind(leaf, lambda e: _index_at(e, x, i, 0), lambda e: _index_at(e, x, i, 1))
+        if kind is None or len(guards) != 1:
+            continue
+        g = _replace_len(guards[0], x)
+        if isinstance(g, Chain) and g.ops == ("<=", "<") and _is_var(g.operands[1], i):
+            a, b = g.operands[0], g.operands[2]
+            if i not in free_vars(a) | free_vars(b):
+                out.append((a, b, kind))
+    return out
+
+
+def _chained(pieces: list[tuple[Expr, Expr, str]], x: str, caps: list[object]) -> str | None:
+    """Guards ``0 <= i < P``, ``P <= i < U`` (U covering ``x.len() - 1``) together cover every adjacent
+    pair whatever P is: the union of ``[0, P)`` and ``[P, U)`` is ``[0, U)``. Follows such chains from 0."""
+    for kind in ("strict", "weak"):
+        usable = [(a, b) for a, b, k in pieces if k == "strict" or kind == "weak"]
+        starts: list[object] = [_unlined(Lit(0, "int"))]
+        for _ in range(len(usable)):
+            grown = False
+            for a, b in usable:
+                ua, ub = _unlined(_strip_int_cast(a)), _unlined(_strip_int_cast(b))
+                if ua in starts and ub not in starts:
+                    if _covers(
+                        Chain(("<=", "<"), (Lit(0, "int"), Path(("#i",)), _strip_int_cast(b))), "#i", x, caps
+                    ):
+                        return kind
+                    starts.append(ub)
+                    grown = True
+            if not grown:
+                break
+    return None
 
 
 def _pairwise(q: Quant, x: str) -> str | None:
