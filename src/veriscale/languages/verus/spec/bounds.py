@@ -665,12 +665,13 @@ def _is_seq_type(t: Type) -> bool:
 
 
 def plan_quantifier(
-    q: Quant, inline: Inliner | None = None, expand: Inliner | None = None
+    q: Quant, inline: Inliner | None = None, expand: Inliner | None = None, fn_of: Any = None
 ) -> list[BinderPlan]:
+    """``fn_of`` (a call -> its spec fn, or None) lets sequence binders find counting permutations."""
     if expand is not None:
         _EXPAND.append(expand)
     try:
-        return _plan_quantifier(q, inline)
+        return _plan_quantifier(q, inline, fn_of)
     finally:
         if expand is not None:
             _EXPAND.pop()
@@ -692,7 +693,7 @@ def negated_consequent(q: Quant) -> Expr | None:
     return None
 
 
-def _plan_quantifier(q: Quant, inline: Inliner | None) -> list[BinderPlan]:
+def _plan_quantifier(q: Quant, inline: Inliner | None, fn_of: Any = None) -> list[BinderPlan]:
     names = [n for n, _ in q.binders]
     atoms = conjuncts(q.body, "exists" if q.kind in ("exists", "choose") else "forall", inline)
     rels: list[tuple[str, Expr, Expr, bool]] = []
@@ -731,12 +732,14 @@ def _plan_quantifier(q: Quant, inline: Inliner | None) -> list[BinderPlan]:
         plans[k].length = lp
         plans[k].elem = ep
         plans[k].perm_of = _perm_sources(atoms, x, set(names) - allowed)
+        if fn_of is not None:
+            plans[k].perm_of += seq_perms.count_perm_sources(atoms, x, t.args[0], set(names) - allowed, fn_of)  # type: ignore[union-attr]
         plans[k].monotone = seq_shapes.monotone(atoms, x)
         plans[k].pins = seq_shapes.pins(atoms, x, set(names) - allowed)
     return plans
 
 
-from . import seq_shapes  # noqa: E402  (imports helpers of this module)
+from . import seq_perms, seq_shapes  # noqa: E402  (they import helpers of this module)
 
 
 def _perm_sources(atoms: list[Expr], x: str, banned: set[str]) -> list[Expr]:

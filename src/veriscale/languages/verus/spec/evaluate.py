@@ -686,7 +686,7 @@ class Compiler:
 
     # ---- quantifiers
     def c_Quant(self, q: Quant, scope: frozenset[str]) -> Fn:
-        plans = plan_quantifier(q, self.inline_call, self.expand_call)
+        plans = plan_quantifier(q, self.inline_call, self.expand_call, self._fn_of)
         names = [p.name for p in plans]
         binders: list[_Binder] = []
         for k, p in enumerate(plans):
@@ -694,6 +694,9 @@ class Compiler:
             binders.append(self._binder(p, sc))
         body = self.compile(q.body, scope | set(names))
         return _Quantifier(q.kind, binders, body, q.line).run
+
+    def _fn_of(self, call: Call) -> SpecFn | None:
+        return self.lookup_fn(call.func.segments) if isinstance(call.func, Path) else None
 
     def _binder(self, p: Any, sc: frozenset[str]) -> _Binder:
         b = _Binder(
@@ -981,6 +984,11 @@ def _seq_domain(b: _Binder, env: dict[str, Any], line: int) -> _Domain:
     """Sequences for a ``Seq<T>`` binder: witnesses suggested by the environment (sorted, reversed,
     index maps of its sequences), then every sequence within the length and element bounds."""
     assert b.length is not None and b.elem is not None
+    if b.perm_of and b.monotone is not None:
+        # an increasing rearrangement of a sequence of integers can only be that sequence sorted
+        src = rt.view(b.perm_of[0](env))
+        if isinstance(src, tuple) and all(isinstance(v, int) and not isinstance(v, bool) for v in src):
+            return _Domain([tuple(sorted(src))], True)
     if b.perm_of:
         src = rt.view(b.perm_of[0](env))
         if isinstance(src, tuple):
