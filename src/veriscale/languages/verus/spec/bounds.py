@@ -71,6 +71,7 @@ class BinderPlan:
     perm_of: list[Expr] = field(default_factory=list)  # x.to_multiset() == e.to_multiset(): x permutes e
     nonneg_only: list[tuple[Expr, bool]] = field(default_factory=list)  # bounds valid only if x >= 0 by type
     monotone: str | None = None  # sequence binders: "strict"/"weak" increasing (see seq_shapes)
+    sum_to: list[Expr] = field(default_factory=list)  # sequence binders: sum(x) == e (see seq_sums)
     pins: list[tuple[Expr, Expr, str]] = field(default_factory=list)  # sequence binders: x[index] == value
 
 
@@ -734,12 +735,13 @@ def _plan_quantifier(q: Quant, inline: Inliner | None, fn_of: Any = None) -> lis
         plans[k].perm_of = _perm_sources(atoms, x, set(names) - allowed)
         if fn_of is not None:
             plans[k].perm_of += seq_perms.count_perm_sources(atoms, x, t.args[0], set(names) - allowed, fn_of)  # type: ignore[union-attr]
+            plans[k].sum_to = seq_sums.sum_targets(atoms, x, set(names) - allowed, fn_of)
         plans[k].monotone = seq_shapes.monotone(atoms, x)
         plans[k].pins = seq_shapes.pins(atoms, x, set(names) - allowed)
     return plans
 
 
-from . import seq_perms, seq_shapes  # noqa: E402  (they import helpers of this module)
+from . import seq_perms, seq_shapes, seq_sums  # noqa: E402  (they import helpers of this module)
 
 
 def _perm_sources(atoms: list[Expr], x: str, banned: set[str]) -> list[Expr]:

@@ -28,6 +28,7 @@ from veriscale.values.types import TCon, Type
 
 from ....runtime.errors import LimitExceeded
 from . import runtime as rt
+from . import seq_sums
 from .ast import (
     Binary,
     Block,
@@ -710,6 +711,9 @@ class Compiler:
             b.length = self._binder(p.length, sc)
             b.elem = self._binder(p.elem, sc | {p.length.name})
             b.perm_of = [self.compile(x, sc) for x in p.perm_of]
+            elem_exprs = [x for x, _ in p.elem.lowers + p.elem.uppers] + list(p.elem.fixed)
+            if p.sum_to and all(p.length.name not in free_vars(x) for x in elem_exprs):
+                b.sum_to = [self.compile(x, sc) for x in p.sum_to]
             if p.monotone is not None:
                 lname = p.length.name
                 b.monotone = p.monotone
@@ -785,6 +789,7 @@ class _Binder:
     monotone: str | None = None  # sequence binders: "strict"/"weak" increasing elements
     pins: list[tuple[Fn, Fn, str]] = field(default_factory=list)  # sequence binders: x[index] == value
     uniform: bool = False  # element bounds and pins independent of the length (see seq_domains)
+    sum_to: list[Fn] = field(default_factory=list)  # sequence binders: sum(x) == value (see seq_sums)
 
     def int_range(
         self, env: dict[str, Any], base: tuple[int | None, int | None]
@@ -996,6 +1001,10 @@ def _seq_domain(b: _Binder, env: dict[str, Any], line: int) -> _Domain:
             if count <= SEQ_CAP:
                 return _Domain(_distinct_permutations(src), True)
     elem_t = b.type.args[0] if isinstance(b.type, TCon) and b.type.args else TCon("int")
+    if b.sum_to:
+        summed = _sum_domain(b, env, elem_t)
+        if summed is not None:
+            return summed
     if b.monotone is not None:
         mono = _monotone_domain(b, env, elem_t)
         if mono is not None:
@@ -1046,6 +1055,29 @@ def _seq_domain(b: _Binder, env: dict[str, Any], line: int) -> _Domain:
         yield from itertools.islice(_sample_sequences(b, env, elem_t, lo, hi, is_bool), SEQ_CAP // 10)
 
     return _Domain(gen(), complete, why)
+
+
+def _sum_domain(b: _Binder, env: dict[str, Any], elem_t: Type) -> _Domain | None:
+    """Sequences with elements >= 1 (from the element bounds) summing to the pinned total: the integer
+    compositions of the total (``seq_sums``); None when not applicable or above ``SEQ_CAP``."""
+    assert b.length is not None and b.elem is not None
+    if not (isinstance(elem_t, TCon) and (elem_t.name in INT_RANGES or elem_t.name in ("int", "nat"))):
+        return None
+    try:
+        total = b.sum_to[0](env)
+        env2 = dict(env)
+        env2[b.length.name] = 0  # the element bounds do not mention the length (checked when compiling)
+        lo, hi = b.elem.int_range(env2, b.elem.type_range() or (None, None))
+        len_lo, len_hi = b.length.int_range(env, (0, None))
+    except rt.SpecError:
+        return None
+    if isinstance(total, bool) or not isinstance(total, int) or lo is None or lo < 1:
+        return None
+    hi = total if hi is None else min(hi, total)
+    len_lo = max(len_lo or 0, 0)
+    if seq_sums.composition_count(total, lo, hi, len_lo, len_hi, SEQ_CAP) is None:
+        return None
+    return _Domain(seq_sums.compositions(total, lo, hi, len_lo, len_hi), True)
 
 
 def _monotone_domain(b: _Binder, env: dict[str, Any], elem_t: Type) -> _Domain | None:
