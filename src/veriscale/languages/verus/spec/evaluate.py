@@ -723,7 +723,8 @@ class Compiler:
                     if lname not in free_vars(v)
                 ]
                 b.uniform = all(
-                    lname not in free_vars(x) for x, _ in p.elem.lowers + p.elem.uppers + [(f, 0) for f in p.elem.fixed]
+                    lname not in free_vars(x)
+                    for x, _ in p.elem.lowers + p.elem.uppers + [(f, 0) for f in p.elem.fixed]
                 ) and all(w for _, _, w in p.pins)
         return b
 
@@ -1100,7 +1101,12 @@ def _monotone_domain(b: _Binder, env: dict[str, Any], elem_t: Type) -> _Domain |
             lo, hi = b.elem.int_range(env2, base)  # type: ignore[union-attr]
             for idx_f, val_f, _ in b.pins:
                 i, v = idx_f(env2), val_f(env2)
-                if isinstance(i, bool) or not isinstance(i, int) or isinstance(v, bool) or not isinstance(v, int):
+                if (
+                    isinstance(i, bool)
+                    or not isinstance(i, int)
+                    or isinstance(v, bool)
+                    or not isinstance(v, int)
+                ):
                     continue
                 if i == 0:
                     lo = v if lo is None else max(lo, v)
