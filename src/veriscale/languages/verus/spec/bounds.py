@@ -672,7 +672,13 @@ def plan_quantifier(
     if expand is not None:
         _EXPAND.append(expand)
     try:
-        return _plan_quantifier(q, inline, fn_of)
+        if inline is not None:
+            _INLINE.append(inline)
+        try:
+            return _plan_quantifier(q, inline, fn_of)
+        finally:
+            if inline is not None:
+                _INLINE.pop()
     finally:
         if expand is not None:
             _EXPAND.pop()
@@ -689,9 +695,16 @@ def negated_consequent(q: Quant) -> Expr | None:
     while isinstance(body, Binary) and body.op in ("==>", "<=="):
         seen_ante = True
         body = body.rhs if body.op == "==>" else body.lhs
+    if seen_ante and isinstance(body, Call) and _INLINE:  # a boolean helper wrapping one comparison
+        inlined = _INLINE[-1](body)
+        if inlined is not None:
+            body = inlined
     if seen_ante and isinstance(body, Chain) and len(body.ops) == 1 and body.ops[0] in _NEGATE:
         return Chain((_NEGATE[body.ops[0]],), body.operands, body.line)
     return None
+
+
+_INLINE: list[Inliner] = []  # set while planning: the boolean spec fn inliner
 
 
 def _plan_quantifier(q: Quant, inline: Inliner | None, fn_of: Any = None) -> list[BinderPlan]:
@@ -766,6 +779,14 @@ def _plan_scalars(q: Quant, names: list[str], rels: list[tuple[str, Expr, Expr, 
     for x in names:
         p = _derive(x, names, rels, set(), None)
         closed[x] = (p.lowers, p.uppers)
+    # then bounds through chains of other binders (0 <= l < peak < r: r > l + 1 > 0), a round per binder;
+    # each round substitutes the previous round's closed bounds, so every bound stays closed
+    for _ in range(len(names) - 1):
+        nxt: Bounds = {}
+        for x in names:
+            p = _derive(x, names, rels, set(), closed)
+            nxt[x] = (p.lowers, p.uppers)
+        closed = nxt
     plans: list[BinderPlan] = []
     for k, (x, t) in enumerate(q.binders):
         p = _derive(x, names, rels, set(names[:k]), closed)

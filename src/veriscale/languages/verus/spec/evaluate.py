@@ -1214,6 +1214,8 @@ class _Quantifier:
             if size <= MAX_RANGE and (explicit or size <= 1024):
                 return _Domain([chr(i) for i in range(lo, hi + 1)] if is_char else range(lo, hi + 1))
             if b.lowers and b.uppers:
+                if b.is_scalar() and not is_char:
+                    return _FRESH  # too many to enumerate: the equality-only stand-in may still decide
                 raise LimitExceeded("size", f"quantifier binder {b.name} ranges over {size} values")
         if not explicit and b.is_scalar():
             return _FRESH
