@@ -791,7 +791,27 @@ def _plan_scalars(q: Quant, names: list[str], rels: list[tuple[str, Expr, Expr, 
     for k, (x, t) in enumerate(q.binders):
         p = _derive(x, names, rels, set(names[:k]), closed)
         p.type = t
+        _divisor_bounds(p, x, set(names), rels)
         if p.nonneg_only and not (isinstance(t, TCon) and (t.name == "nat" or t.name.startswith("u"))):
             p.uppers = [b for b in p.uppers if all(b is not n for n in p.nonneg_only)]
         plans.append(p)
     return plans
+
+
+def _divisor_bounds(p: BinderPlan, x: str, quant: set[str], rels: list[tuple[str, Expr, Expr, bool]]) -> None:
+    """``e % x == 0`` (x divides e, binder-free e): ``|x| <= |e|`` unless e is 0. The bound is the
+    builtin ``#divcap(e)``, which reports the binder unbounded when e evaluates to 0."""
+    for kind, a, b, _strict in rels:
+        if kind != "eq":
+            continue
+        for lhs, rhs in ((a, b), (b, a)):
+            lhs, rhs = _strip_int_cast(lhs), _strip_int_cast(rhs)
+            if not (isinstance(rhs, Lit) and rhs.value == 0 and not isinstance(rhs.value, bool)):
+                continue
+            if not (isinstance(lhs, Binary) and lhs.op == "%" and _binder_of(lhs.rhs, [x]) == x):
+                continue
+            if free_vars(lhs.lhs) & quant:
+                continue
+            cap = Call(Path(("#divcap",)), (lhs.lhs,))
+            p.uppers.append((cap, False))
+            p.lowers.append((Unary("-", cap), False))

@@ -135,7 +135,15 @@ _BUILTINS: dict[str, Callable[..., Any]] = {
     "abs": lambda a: abs(_int(a, "abs")),
     "old": lambda a: a,
     "#max": lambda a, b: max(_int(a, "max"), _int(b, "max")),  # used by derived quantifier bounds
+    "#divcap": lambda e: _divcap(e),  # |x| <= |e| for a divisor x of e (bounds.py)
 }
+
+
+def _divcap(e: Any) -> int:
+    e = _int(e, "a divisor bound")
+    if e == 0:
+        raise rt.Unbounded("every integer divides 0: the divisor binder is unbounded")
+    return abs(e)
 
 
 def _connective(lhs: Fn, rhs: Fn, stop: bool, negate_lhs: bool) -> Fn:
