@@ -54,6 +54,8 @@ CASES = [
     # scalar binders bounded through a chain of other binders (0 <= l < peak < r < len)
     ("leetcode/lc845", "longest_mountain", {"arr": (2, 1, 4, 7, 3, 2, 5)}, 5, [4, 6]),
     ("leetcode/lc845", "longest_mountain", {"arr": (2, 2, 2)}, 0, [1]),
+    # a divisor binder (b % k == 0) ranges over [-|b|, |b|]
+    ("codeforces/cf2137C", "maximum_even_sum", {"a": 1, "b": 4}, 4, [2, 6, -1]),
     # the consequent is a boolean helper around one comparison: its negation bounds the binder
     ("codeforces/cf581A", "hipster_sock_days", {"a": 3, "b": 1}, (1, 1), [(0, 1)]),
 ]
