@@ -56,6 +56,8 @@ CASES = [
     ("leetcode/lc845", "longest_mountain", {"arr": (2, 2, 2)}, 0, [1]),
     # a divisor binder (b % k == 0) ranges over [-|b|, |b|]
     ("codeforces/cf2137C", "maximum_even_sum", {"a": 1, "b": 4}, 4, [2, 6, -1]),
+    # a scaled binder (k * q < result, k known only at run time) is bounded when the factor is positive
+    ("leetcode/lc3718", "missing_multiple", {"nums": (8, 2, 3, 4, 6), "k": 2}, 10, [8, 12, 14]),
     # the consequent is a boolean helper around one comparison: its negation bounds the binder
     ("codeforces/cf581A", "hipster_sock_days", {"a": 3, "b": 1}, (1, 1), [(0, 1)]),
 ]

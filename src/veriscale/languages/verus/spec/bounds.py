@@ -354,6 +354,7 @@ def _derive(
                 _growth_bound(plan, x, names, terms, growth[0][1], allowed, quant)
                 continue
             if cx == 0:
+                _scaled_bound(plan, x, terms, strict, quant - allowed)
                 continue
             rest: list[tuple[int, Expr]] = []
             ok = True
@@ -800,7 +801,7 @@ def _plan_scalars(q: Quant, names: list[str], rels: list[tuple[str, Expr, Expr, 
 
 def _divisor_bounds(p: BinderPlan, x: str, quant: set[str], rels: list[tuple[str, Expr, Expr, bool]]) -> None:
     """``e % x == 0`` (x divides e, binder-free e): ``|x| <= |e|`` unless e is 0. The bound is the
-    builtin ``#divcap(e)``, which reports the binder unbounded when e evaluates to 0."""
+    builtin ``#divcap(e)``, which gives no bound (None) when e evaluates to 0."""
     for kind, a, b, _strict in rels:
         if kind != "eq":
             continue
@@ -814,4 +815,38 @@ def _divisor_bounds(p: BinderPlan, x: str, quant: set[str], rels: list[tuple[str
                 continue
             cap = Call(Path(("#divcap",)), (lhs.lhs,))
             p.uppers.append((cap, False))
-            p.lowers.append((Unary("-", cap), False))
+            p.lowers.append((Call(Path(("#neg",)), (cap,)), False))  # keeps "no bound" (None) as is
+
+
+def _scale_of(t: Expr, x: str, quant: set[str]) -> Expr | None:
+    """``e`` when ``t`` is ``e * x`` or ``x * e`` with ``e`` free of the quantifier's binders."""
+    t = _strip_int_cast(t)
+    if not (isinstance(t, Binary) and t.op == "*"):
+        return None
+    for a, b in ((t.lhs, t.rhs), (t.rhs, t.lhs)):
+        if _binder_of(b, [x]) == x and not (free_vars(a) & (quant | {x})):
+            return a
+    return None
+
+
+def _scaled_bound(
+    plan: BinderPlan, x: str, terms: list[tuple[int, Expr]], strict: bool, banned: set[str]
+) -> None:
+    """``c * e * x + rest <= 0`` (``<``) with a binder-free factor ``e`` of unknown sign: the bound
+    ``x <= floor(B / (c*e))`` (or ``>= ceil``), B = -rest, through builtins that give no bound (None)
+    unless the divisor is positive when evaluated."""
+    scaled = [(c, e) for c, t in terms if (e := _scale_of(t, x, banned | {x})) is not None]
+    if len(scaled) != 1:
+        return
+    c, e = scaled[0]
+    rest = [(c2, t2) for c2, t2 in terms if _scale_of(t2, x, banned | {x}) is None]
+    if any(free_vars(t2) & (banned | {x}) for _, t2 in rest):
+        return
+    bound = _sum([(-c2, t2) for c2, t2 in rest], 0)
+    if strict:
+        bound = Binary("-", bound, Lit(1, "int"), 0)
+    if c > 0:  # c*e*x <= B: x <= floor(B / (c*e)) when c*e > 0
+        plan.uppers.append((Call(Path(("#floordiv_pos",)), (bound, Binary("*", Lit(c, "int"), e))), False))
+    else:  # (-c)*e*x >= -B: x >= ceil(-B / ((-c)*e)) when e > 0
+        neg = Unary("-", bound, 0)
+        plan.lowers.append((Call(Path(("#ceildiv_pos",)), (neg, Binary("*", Lit(-c, "int"), e))), False))

@@ -135,15 +135,24 @@ _BUILTINS: dict[str, Callable[..., Any]] = {
     "abs": lambda a: abs(_int(a, "abs")),
     "old": lambda a: a,
     "#max": lambda a, b: max(_int(a, "max"), _int(b, "max")),  # used by derived quantifier bounds
-    "#divcap": lambda e: _divcap(e),  # |x| <= |e| for a divisor x of e (bounds.py)
+    "#divcap": lambda e: _divcap(e),  # |x| <= |e| for a divisor x of e (bounds.py); None: no bound
+    "#neg": lambda v: None if v is None else -_int(v, "a bound"),
+    "#floordiv_pos": lambda n, d: _scaled(n, d, False),  # e * x <= n (bounds._scaled_bound); None: no bound
+    "#ceildiv_pos": lambda n, d: _scaled(n, d, True),
 }
 
 
-def _divcap(e: Any) -> int:
+def _scaled(n: Any, d: Any, ceil: bool) -> int | None:
+    """``floor(n / d)`` (``ceil``) for a positive ``d``; None (no bound) otherwise."""
+    n, d = _int(n, "a bound"), _int(d, "a bound")
+    if d <= 0:
+        return None
+    return -(-n // d) if ceil else n // d
+
+
+def _divcap(e: Any) -> int | None:
     e = _int(e, "a divisor bound")
-    if e == 0:
-        raise rt.Unbounded("every integer divides 0: the divisor binder is unbounded")
-    return abs(e)
+    return abs(e) if e != 0 else None  # every integer divides 0: no bound
 
 
 def _connective(lhs: Fn, rhs: Fn, stop: bool, negate_lhs: bool) -> Fn:
@@ -806,11 +815,17 @@ class _Binder:
         """``base`` narrowed by the binder's bounds (and fixed values) evaluated in ``env``."""
         lo, hi = base
         for f, strict in self.lowers:
-            v = _bound_int(f(env))
+            raw = f(env)
+            if raw is None:  # a conditional bound that does not apply here
+                continue
+            v = _bound_int(raw)
             v = v + 1 if strict else v
             lo = v if lo is None else max(lo, v)
         for f, strict in self.uppers:
-            v = _bound_int(f(env))
+            raw = f(env)
+            if raw is None:
+                continue
+            v = _bound_int(raw)
             v = v - 1 if strict else v
             hi = v if hi is None else min(hi, v)
         for f in self.fixed:
@@ -1206,22 +1221,31 @@ class _Quantifier:
                 f"binder {b.name}: {b.type} of the quantifier at line {self.line} cannot be enumerated"
             )
         lo, hi = rng
+        has_lo = has_hi = False  # bounds that applied (a conditional bound may not: None)
         for f, strict in b.lowers:
-            v = _bound_int(f(env))
+            raw = f(env)
+            if raw is None:
+                continue
+            v = _bound_int(raw)
             v = v + 1 if strict else v
             lo = v if lo is None else max(lo, v)
+            has_lo = True
         for f, strict in b.uppers:
-            v = _bound_int(f(env))
+            raw = f(env)
+            if raw is None:
+                continue
+            v = _bound_int(raw)
             v = v - 1 if strict else v
             hi = v if hi is None else min(hi, v)
-        explicit = bool(b.lowers or b.uppers)
+            has_hi = True
+        explicit = has_lo or has_hi
         if lo is not None and hi is not None:
             if hi < lo:
                 return _Domain([])
             size = hi - lo + 1
             if size <= MAX_RANGE and (explicit or size <= 1024):
                 return _Domain([chr(i) for i in range(lo, hi + 1)] if is_char else range(lo, hi + 1))
-            if b.lowers and b.uppers:
+            if has_lo and has_hi:
                 if b.is_scalar() and not is_char:
                     return _FRESH  # too many to enumerate: the equality-only stand-in may still decide
                 raise LimitExceeded("size", f"quantifier binder {b.name} ranges over {size} values")
@@ -1229,7 +1253,7 @@ class _Quantifier:
             return _FRESH
         if is_char:
             raise rt.Unbounded(f"char binder {b.name} at line {self.line} is bounded on one side only")
-        lo_e = lo if b.lowers or (lo is not None and hi is None) else None
+        lo_e = lo if has_lo or (lo is not None and hi is None) else None
         hi_e = hi if lo_e is None else None
         return _Domain(_search_order(lo_e, hi_e), False,
                        f"binder {b.name} of the quantifier at line {self.line} is bounded on one side only")  # fmt: skip
