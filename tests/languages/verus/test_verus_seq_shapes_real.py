@@ -58,6 +58,9 @@ CASES = [
     ("codeforces/cf2137C", "maximum_even_sum", {"a": 1, "b": 4}, 4, [2, 6, -1]),
     # a scaled binder (k * q < result, k known only at run time) is bounded when the factor is positive
     ("leetcode/lc3718", "missing_multiple", {"nums": (8, 2, 3, 4, 6), "k": 2}, 10, [8, 12, 14]),
+    # an exponent binder under a recognised power fn: a^k <= n bounds k by log_a(n)
+    ("codeforces/cf1542B", "n_in_generated_set", {"n": 24, "a": 3, "b": 5}, True, [False]),
+    ("codeforces/cf1542B", "n_in_generated_set", {"n": 10, "a": 3, "b": 6}, False, [True]),
     # the consequent is a boolean helper around one comparison: its negation bounds the binder
     ("codeforces/cf581A", "hipster_sock_days", {"a": 3, "b": 1}, (1, 1), [(0, 1)]),
 ]

@@ -355,6 +355,7 @@ def _derive(
                 continue
             if cx == 0:
                 _scaled_bound(plan, x, terms, strict, quant - allowed)
+                _power_bound(plan, x, terms, strict, quant - allowed)
                 continue
             rest: list[tuple[int, Expr]] = []
             ok = True
@@ -666,6 +667,9 @@ def _is_seq_type(t: Type) -> bool:
     return isinstance(t, TCon) and t.name in ("Seq", "Vec") and len(t.args) == 1
 
 
+_FN_OF: list[Any] = []  # set while planning: a call -> its spec fn (or None)
+
+
 def plan_quantifier(
     q: Quant, inline: Inliner | None = None, expand: Inliner | None = None, fn_of: Any = None
 ) -> list[BinderPlan]:
@@ -675,9 +679,11 @@ def plan_quantifier(
     try:
         if inline is not None:
             _INLINE.append(inline)
+        _FN_OF.append(fn_of)
         try:
             return _plan_quantifier(q, inline, fn_of)
         finally:
+            _FN_OF.pop()
             if inline is not None:
                 _INLINE.pop()
     finally:
@@ -850,3 +856,65 @@ def _scaled_bound(
     else:  # (-c)*e*x >= -B: x >= ceil(-B / ((-c)*e)) when e > 0
         neg = Unary("-", bound, 0)
         plan.lowers.append((Call(Path(("#ceildiv_pos",)), (neg, Binary("*", Lit(-c, "int"), e))), False))
+
+
+def _is_power_fn(fn: Any) -> bool:
+    """``f(a, k) = if k <= 0 { 1 } else { a * f(a, k - 1) }`` (either factor order): ``a`` to the ``k``."""
+    if fn is None or fn.body is None or len(fn.params) != 2:
+        return False
+    a, k = fn.params[0][0], fn.params[1][0]
+    b = fn.body
+    if not (isinstance(b, If) and b.else_ is not None):
+        return False
+    c, one, e = b.cond, _strip_int_cast(b.then), _strip_int_cast(b.else_)
+    if not (isinstance(c, Chain) and c.ops == ("<=",) and _binder_of(c.operands[0], [k]) == k):
+        return False
+    zero = _strip_int_cast(c.operands[1])
+    if not (isinstance(zero, Lit) and zero.value == 0 and isinstance(one, Lit) and one.value == 1):
+        return False
+    if not (isinstance(e, Binary) and e.op == "*"):
+        return False
+    for base, rec in ((e.lhs, e.rhs), (e.rhs, e.lhs)):
+        rec = _strip_int_cast(rec)
+        if _binder_of(base, [a]) != a or not (isinstance(rec, Call) and isinstance(rec.func, Path)):
+            continue
+        if rec.func.name != fn.name or len(rec.args) != 2 or _binder_of(rec.args[0], [a]) != a:
+            continue
+        dec = _strip_int_cast(rec.args[1])
+        if (
+            isinstance(dec, Binary) and dec.op == "-" and _binder_of(dec.lhs, [k]) == k
+            and isinstance(_strip_int_cast(dec.rhs), Lit) and _strip_int_cast(dec.rhs).value == 1  # type: ignore[union-attr]
+        ):  # fmt: skip
+            return True
+    return False
+
+
+def _power_bound(
+    plan: BinderPlan, x: str, terms: list[tuple[int, Expr]], strict: bool, banned: set[str]
+) -> None:
+    """``c * pow(e, x) + rest <= 0`` (``<``) with a recognised power fn, c > 0 and binder-free ``e`` and
+    rest: ``x <= log_e((-rest) / c)`` through ``#logcap``, which gives no bound unless ``e >= 2`` and the
+    right side is at least ``c`` when evaluated (the power is 1 for every ``x <= 0``)."""
+    if not _FN_OF or _FN_OF[-1] is None:
+        return
+    powers: list[tuple[int, Expr]] = []
+    rest: list[tuple[int, Expr]] = []
+    for c, t in terms:
+        t2 = _strip_int_cast(t)
+        if x not in free_vars(t2):
+            if free_vars(t2) & banned:
+                return
+            rest.append((c, t))
+            continue
+        if not (isinstance(t2, Call) and len(t2.args) == 2 and _binder_of(t2.args[1], [x]) == x):
+            return
+        if free_vars(t2.args[0]) & (banned | {x}) or not _is_power_fn(_FN_OF[-1](t2)):
+            return
+        powers.append((c, t2.args[0]))
+    if len(powers) != 1 or powers[0][0] <= 0:
+        return
+    c, base = powers[0]
+    bound = _sum([(-c2, t2) for c2, t2 in rest], 0)
+    if strict:
+        bound = Binary("-", bound, Lit(1, "int"), 0)
+    plan.uppers.append((Call(Path(("#logcap",)), (base, bound, Lit(c, "int"))), False))

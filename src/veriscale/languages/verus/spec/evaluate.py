@@ -137,6 +137,7 @@ _BUILTINS: dict[str, Callable[..., Any]] = {
     "#max": lambda a, b: max(_int(a, "max"), _int(b, "max")),  # used by derived quantifier bounds
     "#divcap": lambda e: _divcap(e),  # |x| <= |e| for a divisor x of e (bounds.py); None: no bound
     "#neg": lambda v: None if v is None else -_int(v, "a bound"),
+    "#logcap": lambda b, n, c: _logcap(b, n, c),  # c * b^x <= n (bounds._power_bound); None: no bound
     "#floordiv_pos": lambda n, d: _scaled(n, d, False),  # e * x <= n (bounds._scaled_bound); None: no bound
     "#ceildiv_pos": lambda n, d: _scaled(n, d, True),
 }
@@ -148,6 +149,18 @@ def _scaled(n: Any, d: Any, ceil: bool) -> int | None:
     if d <= 0:
         return None
     return -(-n // d) if ceil else n // d
+
+
+def _logcap(b: Any, n: Any, c: Any) -> int | None:
+    """The largest ``k >= 0`` with ``c * b**k <= n``, for ``b >= 2`` and ``n >= c >= 1``; else None."""
+    b, n, c = _int(b, "a bound"), _int(n, "a bound"), _int(c, "a bound")
+    if b < 2 or c < 1 or n < c:
+        return None
+    k, p = 0, c
+    while p * b <= n:
+        p *= b
+        k += 1
+    return k
 
 
 def _divcap(e: Any) -> int | None:
