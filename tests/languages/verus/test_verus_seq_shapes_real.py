@@ -48,6 +48,15 @@ CASES = [
         1,
         [0, 2],
     ),
+    # sorted permutations (counting spec fn) and an inner forall over rearrangements; stand-ins in memo
+    # keys no longer collide (this case ran out of time before)
+    (
+        "leetcode/lc1589",
+        "max_sum_range_query",
+        {"nums": (1, 2, 3, 4, 5, 10), "requests": ((0, 2), (1, 3), (1, 1))},
+        47,
+        [46, 48],
+    ),
     # positive parts with a pinned sum: integer compositions
     ("leetcode/lc343", "integer_break", {"n": 10}, 36, [35, 37]),
     ("leetcode/lc1808", "max_nice_divisors", {"prime_factors": 5}, 6, [5, 7]),

@@ -276,7 +276,9 @@ def _is_signed_literal(e: Expr) -> bool:
 
 
 def _memo_key(v: Any) -> Any:
-    if isinstance(v, tuple) and len(v) > 16:
+    # a stand-in is keyed by identity: all stand-ins hash alike, and a dict probe comparing two of them
+    # with == would make them record a comparison the body never made
+    if (isinstance(v, tuple) and len(v) > 16) or isinstance(v, rt.Fresh):
         return ("#id", id(v))
     return v
 
@@ -340,7 +342,7 @@ class Compiler:
             self.depth -= 1
         if key is not None:
             for a in args:
-                if isinstance(a, tuple) and len(a) > 16:
+                if (isinstance(a, tuple) and len(a) > 16) or isinstance(a, rt.Fresh):
                     self.keep.append(a)
             self.memo[key] = val
         return val
@@ -1332,16 +1334,23 @@ class _Quantifier:
         if r == exists:
             return exists
         seen: list[Any] = []
+        seen_plain: set[Any] = set()  # the hashable non-stand-in values of ``seen`` (fast duplicate test)
+        seen_fresh: list[Any] = []  # the stand-ins and unhashable values of ``seen``
         err: rt.SpecError | None = None
         for c in list(fresh.compared):
             # another binder's stand-in is a value too (this binder equal to that one)
-            if (
-                c is fresh
-                or not (isinstance(c, rt.Fresh) or b.valid(c))
-                or any(c is x or c == x for x in seen)
-            ):
+            if c is fresh or not (isinstance(c, rt.Fresh) or b.valid(c)):
+                continue
+            if _seen_before(c, seen, seen_plain, seen_fresh):
                 continue
             seen.append(c)
+            if isinstance(c, rt.Fresh):
+                seen_fresh.append(c)
+            else:
+                try:
+                    seen_plain.add(c)
+                except TypeError:
+                    seen_fresh.append(c)
             limits.charge(1)
             env[b.name] = c
             try:
@@ -1374,6 +1383,19 @@ class _Quantifier:
             if len(out) > 1:
                 return True
         return complete
+
+
+def _seen_before(c: Any, seen: list[Any], plain: set[Any], other: list[Any]) -> bool:
+    """Is candidate ``c`` equal to one already tried? A stand-in equals only itself (identity); a
+    hashable value is looked up in ``plain``; an unhashable one is compared with ``other``. (Comparing
+    with ``==`` against stand-ins, as a plain scan would, only made them record values they were never
+    compared with by the body — redundant candidates, and a quadratic growth of their lists.)"""
+    if isinstance(c, rt.Fresh):
+        return any(c is x for x in other)
+    try:
+        return c in plain
+    except TypeError:
+        return any(c is x or (not isinstance(x, rt.Fresh) and c == x) for x in other)
 
 
 def _sort_key(v: Any) -> Any:
