@@ -70,6 +70,9 @@ class BinderPlan:
     elem: BinderPlan | None = None
     perm_of: list[Expr] = field(default_factory=list)  # x.to_multiset() == e.to_multiset(): x permutes e
     nonneg_only: list[tuple[Expr, bool]] = field(default_factory=list)  # bounds valid only if x >= 0 by type
+    monotone: str | None = None  # sequence binders: "strict"/"weak" increasing (see seq_shapes)
+    sum_to: list[Expr] = field(default_factory=list)  # sequence binders: sum(x) == e (see seq_sums)
+    pins: list[tuple[Expr, Expr, str]] = field(default_factory=list)  # sequence binders: x[index] == value
 
 
 class _Opaque(Exception):
@@ -351,6 +354,8 @@ def _derive(
                 _growth_bound(plan, x, names, terms, growth[0][1], allowed, quant)
                 continue
             if cx == 0:
+                _scaled_bound(plan, x, terms, strict, quant - allowed)
+                _power_bound(plan, x, terms, strict, quant - allowed)
                 continue
             rest: list[tuple[int, Expr]] = []
             ok = True
@@ -662,13 +667,25 @@ def _is_seq_type(t: Type) -> bool:
     return isinstance(t, TCon) and t.name in ("Seq", "Vec") and len(t.args) == 1
 
 
+_FN_OF: list[Any] = []  # set while planning: a call -> its spec fn (or None)
+
+
 def plan_quantifier(
-    q: Quant, inline: Inliner | None = None, expand: Inliner | None = None
+    q: Quant, inline: Inliner | None = None, expand: Inliner | None = None, fn_of: Any = None
 ) -> list[BinderPlan]:
+    """``fn_of`` (a call -> its spec fn, or None) lets sequence binders find counting permutations."""
     if expand is not None:
         _EXPAND.append(expand)
     try:
-        return _plan_quantifier(q, inline)
+        if inline is not None:
+            _INLINE.append(inline)
+        _FN_OF.append(fn_of)
+        try:
+            return _plan_quantifier(q, inline, fn_of)
+        finally:
+            _FN_OF.pop()
+            if inline is not None:
+                _INLINE.pop()
     finally:
         if expand is not None:
             _EXPAND.pop()
@@ -685,12 +702,19 @@ def negated_consequent(q: Quant) -> Expr | None:
     while isinstance(body, Binary) and body.op in ("==>", "<=="):
         seen_ante = True
         body = body.rhs if body.op == "==>" else body.lhs
+    if seen_ante and isinstance(body, Call) and _INLINE:  # a boolean helper wrapping one comparison
+        inlined = _INLINE[-1](body)
+        if inlined is not None:
+            body = inlined
     if seen_ante and isinstance(body, Chain) and len(body.ops) == 1 and body.ops[0] in _NEGATE:
         return Chain((_NEGATE[body.ops[0]],), body.operands, body.line)
     return None
 
 
-def _plan_quantifier(q: Quant, inline: Inliner | None) -> list[BinderPlan]:
+_INLINE: list[Inliner] = []  # set while planning: the boolean spec fn inliner
+
+
+def _plan_quantifier(q: Quant, inline: Inliner | None, fn_of: Any = None) -> list[BinderPlan]:
     names = [n for n, _ in q.binders]
     atoms = conjuncts(q.body, "exists" if q.kind in ("exists", "choose") else "forall", inline)
     rels: list[tuple[str, Expr, Expr, bool]] = []
@@ -729,7 +753,15 @@ def _plan_quantifier(q: Quant, inline: Inliner | None) -> list[BinderPlan]:
         plans[k].length = lp
         plans[k].elem = ep
         plans[k].perm_of = _perm_sources(atoms, x, set(names) - allowed)
+        if fn_of is not None:
+            plans[k].perm_of += seq_perms.count_perm_sources(atoms, x, t.args[0], set(names) - allowed, fn_of)  # type: ignore[union-attr]
+            plans[k].sum_to = seq_sums.sum_targets(atoms, x, set(names) - allowed, fn_of)
+        plans[k].monotone = seq_shapes.monotone(atoms, x)
+        plans[k].pins = seq_shapes.pins(atoms, x, set(names) - allowed)
     return plans
+
+
+from . import seq_perms, seq_shapes, seq_sums  # noqa: E402  (they import helpers of this module)
 
 
 def _perm_sources(atoms: list[Expr], x: str, banned: set[str]) -> list[Expr]:
@@ -754,11 +786,135 @@ def _plan_scalars(q: Quant, names: list[str], rels: list[tuple[str, Expr, Expr, 
     for x in names:
         p = _derive(x, names, rels, set(), None)
         closed[x] = (p.lowers, p.uppers)
+    # then bounds through chains of other binders (0 <= l < peak < r: r > l + 1 > 0), a round per binder;
+    # each round substitutes the previous round's closed bounds, so every bound stays closed
+    for _ in range(len(names) - 1):
+        nxt: Bounds = {}
+        for x in names:
+            p = _derive(x, names, rels, set(), closed)
+            nxt[x] = (p.lowers, p.uppers)
+        closed = nxt
     plans: list[BinderPlan] = []
     for k, (x, t) in enumerate(q.binders):
         p = _derive(x, names, rels, set(names[:k]), closed)
         p.type = t
+        _divisor_bounds(p, x, set(names), rels)
         if p.nonneg_only and not (isinstance(t, TCon) and (t.name == "nat" or t.name.startswith("u"))):
             p.uppers = [b for b in p.uppers if all(b is not n for n in p.nonneg_only)]
         plans.append(p)
     return plans
+
+
+def _divisor_bounds(p: BinderPlan, x: str, quant: set[str], rels: list[tuple[str, Expr, Expr, bool]]) -> None:
+    """``e % x == 0`` (x divides e, binder-free e): ``|x| <= |e|`` unless e is 0. The bound is the
+    builtin ``#divcap(e)``, which gives no bound (None) when e evaluates to 0."""
+    for kind, a, b, _strict in rels:
+        if kind != "eq":
+            continue
+        for lhs, rhs in ((a, b), (b, a)):
+            lhs, rhs = _strip_int_cast(lhs), _strip_int_cast(rhs)
+            if not (isinstance(rhs, Lit) and rhs.value == 0 and not isinstance(rhs.value, bool)):
+                continue
+            if not (isinstance(lhs, Binary) and lhs.op == "%" and _binder_of(lhs.rhs, [x]) == x):
+                continue
+            if free_vars(lhs.lhs) & quant:
+                continue
+            cap = Call(Path(("#divcap",)), (lhs.lhs,))
+            p.uppers.append((cap, False))
+            p.lowers.append((Call(Path(("#neg",)), (cap,)), False))  # keeps "no bound" (None) as is
+
+
+def _scale_of(t: Expr, x: str, quant: set[str]) -> Expr | None:
+    """``e`` when ``t`` is ``e * x`` or ``x * e`` with ``e`` free of the quantifier's binders."""
+    t = _strip_int_cast(t)
+    if not (isinstance(t, Binary) and t.op == "*"):
+        return None
+    for a, b in ((t.lhs, t.rhs), (t.rhs, t.lhs)):
+        if _binder_of(b, [x]) == x and not (free_vars(a) & (quant | {x})):
+            return a
+    return None
+
+
+def _scaled_bound(
+    plan: BinderPlan, x: str, terms: list[tuple[int, Expr]], strict: bool, banned: set[str]
+) -> None:
+    """``c * e * x + rest <= 0`` (``<``) with a binder-free factor ``e`` of unknown sign: the bound
+    ``x <= floor(B / (c*e))`` (or ``>= ceil``), B = -rest, through builtins that give no bound (None)
+    unless the divisor is positive when evaluated."""
+    scaled = [(c, e) for c, t in terms if (e := _scale_of(t, x, banned | {x})) is not None]
+    if len(scaled) != 1:
+        return
+    c, e = scaled[0]
+    rest = [(c2, t2) for c2, t2 in terms if _scale_of(t2, x, banned | {x}) is None]
+    if any(free_vars(t2) & (banned | {x}) for _, t2 in rest):
+        return
+    bound = _sum([(-c2, t2) for c2, t2 in rest], 0)
+    if strict:
+        bound = Binary("-", bound, Lit(1, "int"), 0)
+    if c > 0:  # c*e*x <= B: x <= floor(B / (c*e)) when c*e > 0
+        plan.uppers.append((Call(Path(("#floordiv_pos",)), (bound, Binary("*", Lit(c, "int"), e))), False))
+    else:  # (-c)*e*x >= -B: x >= ceil(-B / ((-c)*e)) when e > 0
+        neg = Unary("-", bound, 0)
+        plan.lowers.append((Call(Path(("#ceildiv_pos",)), (neg, Binary("*", Lit(-c, "int"), e))), False))
+
+
+def _is_power_fn(fn: Any) -> bool:
+    """``f(a, k) = if k <= 0 { 1 } else { a * f(a, k - 1) }`` (either factor order): ``a`` to the ``k``."""
+    if fn is None or fn.body is None or len(fn.params) != 2:
+        return False
+    a, k = fn.params[0][0], fn.params[1][0]
+    b = fn.body
+    if not (isinstance(b, If) and b.else_ is not None):
+        return False
+    c, one, e = b.cond, _strip_int_cast(b.then), _strip_int_cast(b.else_)
+    if not (isinstance(c, Chain) and c.ops == ("<=",) and _binder_of(c.operands[0], [k]) == k):
+        return False
+    zero = _strip_int_cast(c.operands[1])
+    if not (isinstance(zero, Lit) and zero.value == 0 and isinstance(one, Lit) and one.value == 1):
+        return False
+    if not (isinstance(e, Binary) and e.op == "*"):
+        return False
+    for base, rec in ((e.lhs, e.rhs), (e.rhs, e.lhs)):
+        rec = _strip_int_cast(rec)
+        if _binder_of(base, [a]) != a or not (isinstance(rec, Call) and isinstance(rec.func, Path)):
+            continue
+        if rec.func.name != fn.name or len(rec.args) != 2 or _binder_of(rec.args[0], [a]) != a:
+            continue
+        dec = _strip_int_cast(rec.args[1])
+        if (
+            isinstance(dec, Binary) and dec.op == "-" and _binder_of(dec.lhs, [k]) == k
+            and isinstance(_strip_int_cast(dec.rhs), Lit) and _strip_int_cast(dec.rhs).value == 1  # type: ignore[union-attr]
+        ):  # fmt: skip
+            return True
+    return False
+
+
+def _power_bound(
+    plan: BinderPlan, x: str, terms: list[tuple[int, Expr]], strict: bool, banned: set[str]
+) -> None:
+    """``c * pow(e, x) + rest <= 0`` (``<``) with a recognised power fn, c > 0 and binder-free ``e`` and
+    rest: ``x <= log_e((-rest) / c)`` through ``#logcap``, which gives no bound unless ``e >= 2`` and the
+    right side is at least ``c`` when evaluated (the power is 1 for every ``x <= 0``)."""
+    if not _FN_OF or _FN_OF[-1] is None:
+        return
+    powers: list[tuple[int, Expr]] = []
+    rest: list[tuple[int, Expr]] = []
+    for c, t in terms:
+        t2 = _strip_int_cast(t)
+        if x not in free_vars(t2):
+            if free_vars(t2) & banned:
+                return
+            rest.append((c, t))
+            continue
+        if not (isinstance(t2, Call) and len(t2.args) == 2 and _binder_of(t2.args[1], [x]) == x):
+            return
+        if free_vars(t2.args[0]) & (banned | {x}) or not _is_power_fn(_FN_OF[-1](t2)):
+            return
+        powers.append((c, t2.args[0]))
+    if len(powers) != 1 or powers[0][0] <= 0:
+        return
+    c, base = powers[0]
+    bound = _sum([(-c2, t2) for c2, t2 in rest], 0)
+    if strict:
+        bound = Binary("-", bound, Lit(1, "int"), 0)
+    plan.uppers.append((Call(Path(("#logcap",)), (base, bound, Lit(c, "int"))), False))

@@ -28,6 +28,7 @@ from veriscale.values.types import TCon, Type
 
 from ....runtime.errors import LimitExceeded
 from . import runtime as rt
+from . import seq_sums
 from .ast import (
     Binary,
     Block,
@@ -56,7 +57,8 @@ from .ast import (
     Unary,
     View,
 )
-from .bounds import _Opaque, plan_quantifier, substitute
+from .bounds import _Opaque, free_vars, plan_quantifier, substitute
+from .seq_domains import monotone_plan
 
 __all__ = ["Compiler", "Context", "SpecFn"]
 
@@ -133,7 +135,37 @@ _BUILTINS: dict[str, Callable[..., Any]] = {
     "abs": lambda a: abs(_int(a, "abs")),
     "old": lambda a: a,
     "#max": lambda a, b: max(_int(a, "max"), _int(b, "max")),  # used by derived quantifier bounds
+    "#divcap": lambda e: _divcap(e),  # |x| <= |e| for a divisor x of e (bounds.py); None: no bound
+    "#neg": lambda v: None if v is None else -_int(v, "a bound"),
+    "#logcap": lambda b, n, c: _logcap(b, n, c),  # c * b^x <= n (bounds._power_bound); None: no bound
+    "#floordiv_pos": lambda n, d: _scaled(n, d, False),  # e * x <= n (bounds._scaled_bound); None: no bound
+    "#ceildiv_pos": lambda n, d: _scaled(n, d, True),
 }
+
+
+def _scaled(n: Any, d: Any, ceil: bool) -> int | None:
+    """``floor(n / d)`` (``ceil``) for a positive ``d``; None (no bound) otherwise."""
+    n, d = _int(n, "a bound"), _int(d, "a bound")
+    if d <= 0:
+        return None
+    return -(-n // d) if ceil else n // d
+
+
+def _logcap(b: Any, n: Any, c: Any) -> int | None:
+    """The largest ``k >= 0`` with ``c * b**k <= n``, for ``b >= 2`` and ``n >= c >= 1``; else None."""
+    b, n, c = _int(b, "a bound"), _int(n, "a bound"), _int(c, "a bound")
+    if b < 2 or c < 1 or n < c:
+        return None
+    k, p = 0, c
+    while p * b <= n:
+        p *= b
+        k += 1
+    return k
+
+
+def _divcap(e: Any) -> int | None:
+    e = _int(e, "a divisor bound")
+    return abs(e) if e != 0 else None  # every integer divides 0: no bound
 
 
 def _connective(lhs: Fn, rhs: Fn, stop: bool, negate_lhs: bool) -> Fn:
@@ -244,7 +276,9 @@ def _is_signed_literal(e: Expr) -> bool:
 
 
 def _memo_key(v: Any) -> Any:
-    if isinstance(v, tuple) and len(v) > 16:
+    # a stand-in is keyed by identity: all stand-ins hash alike, and a dict probe comparing two of them
+    # with == would make them record a comparison the body never made
+    if (isinstance(v, tuple) and len(v) > 16) or isinstance(v, rt.Fresh):
         return ("#id", id(v))
     return v
 
@@ -308,7 +342,7 @@ class Compiler:
             self.depth -= 1
         if key is not None:
             for a in args:
-                if isinstance(a, tuple) and len(a) > 16:
+                if (isinstance(a, tuple) and len(a) > 16) or isinstance(a, rt.Fresh):
                     self.keep.append(a)
             self.memo[key] = val
         return val
@@ -685,7 +719,7 @@ class Compiler:
 
     # ---- quantifiers
     def c_Quant(self, q: Quant, scope: frozenset[str]) -> Fn:
-        plans = plan_quantifier(q, self.inline_call, self.expand_call)
+        plans = plan_quantifier(q, self.inline_call, self.expand_call, self._fn_of)
         names = [p.name for p in plans]
         binders: list[_Binder] = []
         for k, p in enumerate(plans):
@@ -693,6 +727,9 @@ class Compiler:
             binders.append(self._binder(p, sc))
         body = self.compile(q.body, scope | set(names))
         return _Quantifier(q.kind, binders, body, q.line).run
+
+    def _fn_of(self, call: Call) -> SpecFn | None:
+        return self.lookup_fn(call.func.segments) if isinstance(call.func, Path) else None
 
     def _binder(self, p: Any, sc: frozenset[str]) -> _Binder:
         b = _Binder(
@@ -706,6 +743,21 @@ class Compiler:
             b.length = self._binder(p.length, sc)
             b.elem = self._binder(p.elem, sc | {p.length.name})
             b.perm_of = [self.compile(x, sc) for x in p.perm_of]
+            elem_exprs = [x for x, _ in p.elem.lowers + p.elem.uppers] + list(p.elem.fixed)
+            if p.sum_to and all(p.length.name not in free_vars(x) for x in elem_exprs):
+                b.sum_to = [self.compile(x, sc) for x in p.sum_to]
+            if p.monotone is not None:
+                lname = p.length.name
+                b.monotone = p.monotone
+                b.pins = [
+                    (self.compile(i, sc | {lname}), self.compile(v, sc), w)
+                    for i, v, w in p.pins
+                    if lname not in free_vars(v)
+                ]
+                b.uniform = all(
+                    lname not in free_vars(x)
+                    for x, _ in p.elem.lowers + p.elem.uppers + [(f, 0) for f in p.elem.fixed]
+                ) and all(w for _, _, w in p.pins)
         return b
 
 
@@ -767,6 +819,10 @@ class _Binder:
     length: _Binder | None = None  # sequence binders: the length and the elements
     elem: _Binder | None = None
     perm_of: list[Fn] = field(default_factory=list)  # sequence binders: sequences they must permute
+    monotone: str | None = None  # sequence binders: "strict"/"weak" increasing elements
+    pins: list[tuple[Fn, Fn, str]] = field(default_factory=list)  # sequence binders: x[index] == value
+    uniform: bool = False  # element bounds and pins independent of the length (see seq_domains)
+    sum_to: list[Fn] = field(default_factory=list)  # sequence binders: sum(x) == value (see seq_sums)
 
     def int_range(
         self, env: dict[str, Any], base: tuple[int | None, int | None]
@@ -774,11 +830,17 @@ class _Binder:
         """``base`` narrowed by the binder's bounds (and fixed values) evaluated in ``env``."""
         lo, hi = base
         for f, strict in self.lowers:
-            v = _bound_int(f(env))
+            raw = f(env)
+            if raw is None:  # a conditional bound that does not apply here
+                continue
+            v = _bound_int(raw)
             v = v + 1 if strict else v
             lo = v if lo is None else max(lo, v)
         for f, strict in self.uppers:
-            v = _bound_int(f(env))
+            raw = f(env)
+            if raw is None:
+                continue
+            v = _bound_int(raw)
             v = v - 1 if strict else v
             hi = v if hi is None else min(hi, v)
         for f in self.fixed:
@@ -966,6 +1028,11 @@ def _seq_domain(b: _Binder, env: dict[str, Any], line: int) -> _Domain:
     """Sequences for a ``Seq<T>`` binder: witnesses suggested by the environment (sorted, reversed,
     index maps of its sequences), then every sequence within the length and element bounds."""
     assert b.length is not None and b.elem is not None
+    if b.perm_of and b.monotone is not None:
+        # an increasing rearrangement of a sequence of integers can only be that sequence sorted
+        src = rt.view(b.perm_of[0](env))
+        if isinstance(src, tuple) and all(isinstance(v, int) and not isinstance(v, bool) for v in src):
+            return _Domain([tuple(sorted(src))], True)
     if b.perm_of:
         src = rt.view(b.perm_of[0](env))
         if isinstance(src, tuple):
@@ -973,6 +1040,14 @@ def _seq_domain(b: _Binder, env: dict[str, Any], line: int) -> _Domain:
             if count <= SEQ_CAP:
                 return _Domain(_distinct_permutations(src), True)
     elem_t = b.type.args[0] if isinstance(b.type, TCon) and b.type.args else TCon("int")
+    if b.sum_to:
+        summed = _sum_domain(b, env, elem_t)
+        if summed is not None:
+            return summed
+    if b.monotone is not None:
+        mono = _monotone_domain(b, env, elem_t)
+        if mono is not None:
+            return mono
     lname = b.length.name
     lo, hi = b.length.int_range(env, (0, None))
     cands = [
@@ -1019,6 +1094,70 @@ def _seq_domain(b: _Binder, env: dict[str, Any], line: int) -> _Domain:
         yield from itertools.islice(_sample_sequences(b, env, elem_t, lo, hi, is_bool), SEQ_CAP // 10)
 
     return _Domain(gen(), complete, why)
+
+
+def _sum_domain(b: _Binder, env: dict[str, Any], elem_t: Type) -> _Domain | None:
+    """Sequences with elements >= 1 (from the element bounds) summing to the pinned total: the integer
+    compositions of the total (``seq_sums``); None when not applicable or above ``SEQ_CAP``."""
+    assert b.length is not None and b.elem is not None
+    if not (isinstance(elem_t, TCon) and (elem_t.name in INT_RANGES or elem_t.name in ("int", "nat"))):
+        return None
+    try:
+        total = b.sum_to[0](env)
+        env2 = dict(env)
+        env2[b.length.name] = 0  # the element bounds do not mention the length (checked when compiling)
+        lo, hi = b.elem.int_range(env2, b.elem.type_range() or (None, None))
+        len_lo, len_hi = b.length.int_range(env, (0, None))
+    except rt.SpecError:
+        return None
+    if isinstance(total, bool) or not isinstance(total, int) or lo is None or lo < 1:
+        return None
+    hi = total if hi is None else min(hi, total)
+    len_lo = max(len_lo or 0, 0)
+    if seq_sums.composition_count(total, lo, hi, len_lo, len_hi, SEQ_CAP) is None:
+        return None
+    return _Domain(seq_sums.compositions(total, lo, hi, len_lo, len_hi), True)
+
+
+def _monotone_domain(b: _Binder, env: dict[str, Any], elem_t: Type) -> _Domain | None:
+    """All increasing sequences within the length bounds, element bounds and pins (``seq_domains``);
+    None when that set is not finite and small (the caller keeps its general strategy)."""
+    assert b.length is not None and b.elem is not None
+    if not (isinstance(elem_t, TCon) and (elem_t.name in INT_RANGES or elem_t.name in ("int", "nat"))):
+        return None
+    lname = b.length.name
+    base = b.elem.type_range() or (None, None)
+    try:
+        len_lo, len_hi = b.length.int_range(env, (0, None))
+    except rt.SpecError:
+        return None
+
+    def elem_range(n: int) -> tuple[int | None, int | None] | None:
+        env2 = dict(env)
+        env2[lname] = n
+        try:
+            lo, hi = b.elem.int_range(env2, base)  # type: ignore[union-attr]
+            for idx_f, val_f, _ in b.pins:
+                i, v = idx_f(env2), val_f(env2)
+                if (
+                    isinstance(i, bool)
+                    or not isinstance(i, int)
+                    or isinstance(v, bool)
+                    or not isinstance(v, int)
+                ):
+                    continue
+                if i == 0:
+                    lo = v if lo is None else max(lo, v)
+                if i == n - 1:
+                    hi = v if hi is None else min(hi, v)
+        except rt.SpecError:
+            return None
+        return lo, hi
+
+    plan = monotone_plan(b.monotone == "strict", len_lo, len_hi, elem_range, b.uniform, SEQ_CAP)
+    if plan is None:
+        return None
+    return _Domain(iter(plan), True)
 
 
 def _env_ints(env: dict[str, Any]) -> set[int]:
@@ -1097,28 +1236,39 @@ class _Quantifier:
                 f"binder {b.name}: {b.type} of the quantifier at line {self.line} cannot be enumerated"
             )
         lo, hi = rng
+        has_lo = has_hi = False  # bounds that applied (a conditional bound may not: None)
         for f, strict in b.lowers:
-            v = _bound_int(f(env))
+            raw = f(env)
+            if raw is None:
+                continue
+            v = _bound_int(raw)
             v = v + 1 if strict else v
             lo = v if lo is None else max(lo, v)
+            has_lo = True
         for f, strict in b.uppers:
-            v = _bound_int(f(env))
+            raw = f(env)
+            if raw is None:
+                continue
+            v = _bound_int(raw)
             v = v - 1 if strict else v
             hi = v if hi is None else min(hi, v)
-        explicit = bool(b.lowers or b.uppers)
+            has_hi = True
+        explicit = has_lo or has_hi
         if lo is not None and hi is not None:
             if hi < lo:
                 return _Domain([])
             size = hi - lo + 1
             if size <= MAX_RANGE and (explicit or size <= 1024):
                 return _Domain([chr(i) for i in range(lo, hi + 1)] if is_char else range(lo, hi + 1))
-            if b.lowers and b.uppers:
+            if has_lo and has_hi:
+                if b.is_scalar() and not is_char:
+                    return _FRESH  # too many to enumerate: the equality-only stand-in may still decide
                 raise LimitExceeded("size", f"quantifier binder {b.name} ranges over {size} values")
         if not explicit and b.is_scalar():
             return _FRESH
         if is_char:
             raise rt.Unbounded(f"char binder {b.name} at line {self.line} is bounded on one side only")
-        lo_e = lo if b.lowers or (lo is not None and hi is None) else None
+        lo_e = lo if has_lo or (lo is not None and hi is None) else None
         hi_e = hi if lo_e is None else None
         return _Domain(_search_order(lo_e, hi_e), False,
                        f"binder {b.name} of the quantifier at line {self.line} is bounded on one side only")  # fmt: skip
@@ -1184,16 +1334,23 @@ class _Quantifier:
         if r == exists:
             return exists
         seen: list[Any] = []
+        seen_plain: set[Any] = set()  # the hashable non-stand-in values of ``seen`` (fast duplicate test)
+        seen_fresh: list[Any] = []  # the stand-ins and unhashable values of ``seen``
         err: rt.SpecError | None = None
         for c in list(fresh.compared):
             # another binder's stand-in is a value too (this binder equal to that one)
-            if (
-                c is fresh
-                or not (isinstance(c, rt.Fresh) or b.valid(c))
-                or any(c is x or c == x for x in seen)
-            ):
+            if c is fresh or not (isinstance(c, rt.Fresh) or b.valid(c)):
+                continue
+            if _seen_before(c, seen, seen_plain, seen_fresh):
                 continue
             seen.append(c)
+            if isinstance(c, rt.Fresh):
+                seen_fresh.append(c)
+            else:
+                try:
+                    seen_plain.add(c)
+                except TypeError:
+                    seen_fresh.append(c)
             limits.charge(1)
             env[b.name] = c
             try:
@@ -1226,6 +1383,19 @@ class _Quantifier:
             if len(out) > 1:
                 return True
         return complete
+
+
+def _seen_before(c: Any, seen: list[Any], plain: set[Any], other: list[Any]) -> bool:
+    """Is candidate ``c`` equal to one already tried? A stand-in equals only itself (identity); a
+    hashable value is looked up in ``plain``; an unhashable one is compared with ``other``. (Comparing
+    with ``==`` against stand-ins, as a plain scan would, only made them record values they were never
+    compared with by the body — redundant candidates, and a quadratic growth of their lists.)"""
+    if isinstance(c, rt.Fresh):
+        return any(c is x for x in other)
+    try:
+        return c in plain
+    except TypeError:
+        return any(c is x or (not isinstance(x, rt.Fresh) and c == x) for x in other)
 
 
 def _sort_key(v: Any) -> Any:
