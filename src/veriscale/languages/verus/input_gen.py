@@ -57,6 +57,9 @@ class _Gen:
 
     def len_range(self, subj: str) -> tuple[int, int]:
         lo, hi = self.b.range(f"len({subj})", 0, self.max_len)
+        vals = self.b.values.get(f"len({subj})")
+        if vals:  # `p[i].len() == 2`: only those lengths
+            lo, hi = max(lo, min(vals)), min(hi, max(vals))
         return lo, max(lo, min(hi, self.max_len))
 
     def chars(self) -> list[str]:
@@ -176,6 +179,8 @@ def _unref(t: Type) -> Type:
 def _apply_links(inp: dict[str, Any], bounds: Bounds) -> None:
     """Make linked subjects equal: ``n == p.len()`` sets ``n``; ``a.len() == b.len()`` trims the longer."""
     for a, b in bounds.links:
+        if _rows_link(inp, a, b):
+            continue
         for x, y in ((a, b), (b, a)):
             if x in inp and y.startswith("len(") and y[4:-1] in inp:
                 v = inp[y[4:-1]]
@@ -189,6 +194,25 @@ def _apply_links(inp: dict[str, Any], bounds: Bounds) -> None:
                 if isinstance(va, (list, str)) and isinstance(vb, (list, str)):
                     m = min(len(va), len(vb))
                     inp[pa], inp[pb] = va[:m], vb[:m]
+
+
+def _rows_link(inp: dict[str, Any], a: str, b: str) -> bool:
+    """Row-length links of a vector of vectors ``p``: ``len(elem(p))`` with itself (every row as long as
+    the shortest) or with ``len(p)`` (a square: rows and row length cut to the smaller). True when handled."""
+    pair = {a, b}
+    for name, v in inp.items():
+        if not (isinstance(v, list) and v and all(isinstance(r, (list, str)) for r in v)):
+            continue
+        row = f"len(elem({name}))"
+        if pair == {row}:
+            m = min(len(r) for r in v)
+            inp[name] = [r[:m] for r in v]
+            return True
+        if pair == {row, f"len({name})"}:
+            m = min(len(v), min(len(r) for r in v))
+            inp[name] = [r[:m] for r in v[:m]]
+            return True
+    return False
 
 
 def _key(inp: dict[str, Any]) -> str:
