@@ -34,6 +34,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -66,13 +67,19 @@ class SuiteSettings:
     max_mutants: int = 200
     mutant_case_seconds: float = 0.3  # per case, for mutants (the reference runs with the engine's limits)
     spec_fuel: int = 20_000  # Python-evaluator steps per check (after the compiled checker's UNKNOWN)
-    check_seconds: float = 20.0  # backstop of one compiled-checker batch (its rows left UNKNOWN after it)
+    check_seconds: float = (
+        300.0  # backstop of one compiled-checker run (fuel decides; rows left UNKNOWN after it)
+    )
     # compiled-checker steps per clause while building suites: a case that needs more is left UNKNOWN and
     # smaller inputs are preferred (the engine's default, 64 M, is for judging answers; a step count, so
     # the verdicts do not move with machine load)
-    checker_fuel: int = 4_000_000
+    checker_fuel: int = 2_000_000
     python_unknown: int = 40  # per batch: Python-evaluator checks that may end UNKNOWN before it stops
-    problem_seconds: float = 120.0  # after this, mutant runs and negative stages stop early (recorded)
+    # compiled-checker steps for labelling a problem's negatives: the stages stop when it is spent (a step
+    # count, not a clock, so the negatives do not move with machine load; ~8 µs a step on a loaded machine)
+    label_steps: int = 6_000_000
+    ensures_steps: int = 20_000_000  # …and for the positives' ensures: no further pass once spent
+    problem_seconds: float = 300.0  # backstop: after this, mutant runs and negative stages stop (recorded)
     weakened: bool = False  # one compiled checker per ensures clause: costly, opt-in
 
     def to_json(self) -> dict[str, Any]:
@@ -81,7 +88,8 @@ class SuiteSettings:
 
 OUTPUT_CAP_MIN = 4096  # characters of JSON: a mutant output under this is always kept
 OUTPUT_CAP_FACTOR = 4  # …and under this × the largest reference output of the problem
-ENSURES_PASSES = 3  # reference + ensures passes over the valid inputs while positives are short
+CHECK_CHUNK = 64  # rows per compiled-checker run (a step budget is looked at between runs)
+ENSURES_PASSES = 4  # reference + ensures passes over the valid inputs while positives are short
 
 
 def canon(v: Any) -> str:
@@ -96,10 +104,21 @@ def _result_value(problem: Any, r: CaseResult) -> Any:
 
 
 def _verdicts(te: Any, pairs: list[tuple[dict[str, Any], Any]], with_output: bool, st: SuiteSettings,
-              python_unknown: int | None = None) -> list[Verdict]:  # fmt: skip
-    """Batched verdicts through the engine's ``check_batch`` with the suite's step budgets."""
+              python_unknown: int | None = None, stop: Callable[[], bool] | None = None) -> list[Verdict]:  # fmt: skip
+    """Batched verdicts through the engine's ``check_batch`` with the suite's step budgets, in chunks of
+    ``CHECK_CHUNK`` rows; once ``stop()`` is true (a step budget spent) the remaining rows are UNKNOWN.
+    The chunks are fixed and the budgets count steps, so which rows are decided does not depend on load."""
     cap = st.python_unknown if python_unknown is None else python_unknown
-    return te.check_batch(pairs, with_output, checker_fuel=st.checker_fuel, max_python_unknown=cap)
+    out: list[Verdict] = []
+    for k in range(0, len(pairs), CHECK_CHUNK):
+        part = pairs[k : k + CHECK_CHUNK]
+        if stop is not None and stop():
+            out.extend(
+                Verdict.unknown("the problem's specification-step budget is spent", "budget") for _ in part
+            )
+            continue
+        out.extend(te.check_batch(part, with_output, checker_fuel=st.checker_fuel, max_python_unknown=cap))
+    return out
 
 
 def _size_key(raw: dict[str, Any]) -> int:
@@ -166,25 +185,46 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
         counts["requires_unknown"] += sum(v.is_unknown for v in pre)
         if counts["requires_true"] == 0 and rnd >= 1:
             break  # nothing our generators make satisfies `requires`: more rounds will not help
-    # Passes: the first target + 25% valid inputs in candidate order; while positives are short, the
-    # unused valid inputs smallest first (big inputs are the ones whose `ensures` ends UNKNOWN), at most
-    # `ENSURES_PASSES` passes, stopping when a smallest-first pass adds no positive.
-    spare = sorted(valid[st.target + st.target // 4 :], key=lambda x: _size_key(x[1]))
-    chunk = valid[: st.target + st.target // 4]
+    # Passes. A probe of CHECK_CHUNK valid inputs in candidate order measures the checker's steps per
+    # case; if the first target + 25% would overrun `ensures_steps` at that rate, every remaining valid
+    # input is taken smallest first (big inputs cost the most and are the ones whose `ensures` ends
+    # UNKNOWN), else the first target + 25% in candidate order. While positives are short, more passes
+    # over the unused valid inputs, smallest first; at most ENSURES_PASSES, stopping when a pass after
+    # the first two adds no positive or the step budget is spent. All decided by step counts.
+    width = st.target + st.target // 4
+    chunk, head, spare = valid[:CHECK_CHUNK], valid[CHECK_CHUNK:width], valid[width:]
     secs["inputs"] = time.perf_counter() - t0
     runner = te.runner
     positives: list[dict[str, Any]] = []
     decoded_pos: list[dict[str, Any]] = []
     micros: list[int] = []
     ref_statuses: dict[str, int] = {}
-    counts.update(reference_failed=0, ensures_unknown=0, ensures_passes=0)
+    counts.update(reference_failed=0, ensures_unknown=0, ensures_passes=0, smallest_first=False)
     secs["reference"] = secs["ensures"] = 0.0
+    ck_steps0 = ck.steps if ck is not None else 0
+
+    def ensures_spent() -> bool:
+        return ck is not None and ck.steps - ck_steps0 >= st.ensures_steps
+
     while chunk and len(positives) < st.target and counts["ensures_passes"] < ENSURES_PASSES:
+        if ensures_spent():
+            break
         before = len(positives)
         _reference_and_ensures(problem, te, st, chunk, positives, decoded_pos, micros, doc, counts,
-                               ref_statuses, secs)  # fmt: skip
+                               ref_statuses, secs, ensures_spent)  # fmt: skip
         counts["ensures_passes"] += 1
-        if len(positives) == before and counts["ensures_passes"] > 1:
+        if counts["ensures_passes"] == 1:  # after the probe
+            per_case = (ck.steps - ck_steps0) / len(chunk) if ck is not None else 0.0
+            if per_case * width > st.ensures_steps:
+                counts["smallest_first"] = True
+                spare = sorted(head + spare, key=lambda x: _size_key(x[1]))
+                head = []
+            else:
+                spare = sorted(spare, key=lambda x: _size_key(x[1]))
+            if head:
+                chunk, head = head, []
+                continue
+        elif len(positives) == before and counts["ensures_passes"] > 2:
             break  # the smallest remaining inputs did not help either
         need = st.target - len(positives)
         chunk, spare = spare[: need + need // 4], spare[need + need // 4 :]
@@ -244,7 +284,7 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
                 idx.append(k)
             except (DecodeError, TypeError, ValueError):
                 continue
-        verdicts = _verdicts(te, pairs, True, st, max(1, st.python_unknown // 4))
+        verdicts = _verdicts(te, pairs, True, st, max(1, st.python_unknown // 4), stop=spent)
         for k, v in zip(idx, verdicts):
             i, out, src = batch[k]
             if v.is_false:
@@ -256,10 +296,15 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
             else:
                 stats["unknown"] += 1
 
+    steps0 = ck.steps if ck is not None else 0
+
+    def spent() -> bool:
+        return ck is not None and ck.steps - steps0 >= st.label_steps
+
     # stage: mutant outputs, round-robin across mutants
     queues = {m: list(v) for m, v in sorted(mutant_cands.items())}
     batch: list[tuple[int, Any, str]] = []
-    while queues and len(negs) < code_target and time.perf_counter() < deadline:
+    while queues and len(negs) < code_target and not spent() and time.perf_counter() < deadline:
         for m in list(queues):
             q = queues[m]
             while q:
@@ -281,7 +326,13 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
     gens = [output_mutants(out_type, p["output"], rng, problem.structs) for p in positives]
     live = list(range(len(positives)))
     idle_passes = 0
-    while live and len(negs) < target and idle_passes < 3 and time.perf_counter() < deadline + 30:
+    while (
+        live
+        and len(negs) < target
+        and idle_passes < 3
+        and not spent()
+        and time.perf_counter() < deadline + 30
+    ):
         batch = []
         nxt = []
         for i in live:
@@ -310,6 +361,8 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
     }
     counts["alternatives"] = stats["alternatives"]
     counts["negative_unknown"] = stats["unknown"]
+    counts["label_steps"] = (ck.steps - steps0) if ck is not None else 0
+    counts["label_budget_spent"] = spent()
     secs["negatives"] = time.perf_counter() - t4
     if st.weakened:
         t5 = time.perf_counter()
@@ -322,7 +375,8 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
 
 def _reference_and_ensures(problem: Any, te: Any, st: SuiteSettings, chunk: list[Any], positives: list[dict[str, Any]],
                            decoded_pos: list[dict[str, Any]], micros: list[int], doc: dict[str, Any],
-                           counts: dict[str, Any], ref_statuses: dict[str, int], secs: dict[str, float]) -> None:  # fmt: skip
+                           counts: dict[str, Any], ref_statuses: dict[str, int], secs: dict[str, float],
+                           stop: Callable[[], bool]) -> None:  # fmt: skip
     """One pass: the reference on ``chunk`` (one harness process), then the ground-truth ``ensures`` on
     its outputs (one batch): TRUE → positive (up to ``st.target``), FALSE → benchmark defect,
     UNKNOWN → counted and dropped."""
@@ -343,7 +397,7 @@ def _reference_and_ensures(problem: Any, te: Any, st: SuiteSettings, chunk: list
             keep.append(k)
         except (DecodeError, TypeError, ValueError):
             counts["reference_failed"] += 1
-    post = _verdicts(te, pairs, True, st)
+    post = _verdicts(te, pairs, True, st, stop=stop)
     for k, v in zip(keep, post):
         (fam, raw, dec), r = ran[k]
         out = _result_value(problem, r)

@@ -14,7 +14,8 @@ Families, interleaved round-robin so any prefix mixes them:
   clauses such as ``x == 0 || x == 1`` are met;
 * ``small``     — the small-scope pool: every combination of a few tiny values
   per parameter (first values of each range, lengths 0–2), in a fixed order;
-* ``random``    — uniform values in the ranges, lengths up to 20.
+* ``random``    — values in the ranges (a wide integer range: a third small, a third of
+  log-uniform magnitude, a third uniform), lengths up to 20.
 
 Nothing here is trusted: the caller keeps only inputs the ground-truth
 precondition accepts. Deterministic for a seed (``random.Random(seed)``;
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -89,9 +91,13 @@ class _Gen:
                 return min(hi, max(lo, c))
             if mode == "small":
                 return lo if lo > -3 else max(lo, rng.choice((0, 1, -1, 2)))
-            if hi - lo > 1000 and rng.random() < 0.5:  # small magnitudes are where off-by-ones live
-                base = 0 if lo <= 0 <= hi else lo
-                return min(hi, max(lo, base + rng.randint(-20, 20)))
+            if hi - lo > 1000:
+                r = rng.random()
+                if r < 0.35:  # small magnitudes are where off-by-ones live
+                    base = 0 if lo <= 0 <= hi else lo
+                    return min(hi, max(lo, base + rng.randint(-20, 20)))
+                if r < 0.7:  # a magnitude ladder: every decade equally (specs are often linear in a value)
+                    return _log_uniform(rng, lo, hi)
             return rng.randint(lo, hi)
         if name == "bool":
             return rng.random() < 0.5
@@ -168,6 +174,16 @@ class _Gen:
         if shape == "alternating":
             return [lo if k % 2 == 0 else hi for k in range(n)]
         return None
+
+
+def _log_uniform(rng: random.Random, lo: int, hi: int) -> int:
+    """A value of ``[lo, hi]`` whose magnitude is log-uniform from 1 to the range's largest (sign kept
+    in range; the offset from ``lo`` when 0 is outside it)."""
+    base = 0 if lo <= 0 <= hi else lo
+    span = max(hi - base, base - lo, 1)
+    mag = int(10 ** (rng.random() * math.log10(span + 1)))
+    sign = 1 if base - lo == 0 or (hi - base > 0 and rng.random() < 0.5) else -1
+    return min(hi, max(lo, base + sign * mag))
 
 
 def _unref(t: Type) -> Type:

@@ -64,6 +64,7 @@ class CompiledChecker:
     error: str = ""
     seconds: float = 600.0  # wall-clock backstop for a whole batch; the checker itself is step-bounded
     fuel: int | None = None  # steps per clause for this checker's runs (None: CHECK_FUEL or the user's)
+    steps: int = 0  # steps the checker reported over all answered cases so far (a load-independent cost)
     stats: dict[str, int] = field(default_factory=dict)
 
     @property
@@ -101,6 +102,7 @@ class CompiledChecker:
                 bad = Verdict.unknown(f"compiled checker: input does not decode: {d['bad']}", "error")
                 verdicts.append((bad, bad if with_output else None))
                 continue
+            self.steps += int(d.get("requires_steps") or 0) + int(d.get("ensures_steps") or 0)
             verdicts.append((_verdict(d, "requires"), _verdict(d, "ensures") if "ensures" in d else None))
         return verdicts
 
