@@ -74,7 +74,7 @@ class SuiteSettings:
     # smaller inputs are preferred (the engine's default, 64 M, is for judging answers; a step count, so
     # the verdicts do not move with machine load)
     checker_fuel: int = 2_000_000
-    python_unknown: int = 40  # per batch: Python-evaluator checks that may end UNKNOWN before it stops
+    python_unknown: int = 40  # per stage (requires / ensures / labelling): Python checks that may end UNKNOWN
     # compiled-checker steps for labelling a problem's negatives: the stages stop when it is spent (a step
     # count, not a clock, so the negatives do not move with machine load; ~8 µs a step on a loaded machine)
     label_steps: int = 6_000_000
@@ -103,12 +103,21 @@ def _result_value(problem: Any, r: CaseResult) -> Any:
     return r.value
 
 
+class _PyBudget:
+    """Python-evaluator checks that may still end UNKNOWN in one stage of a problem (shared by its runs)."""
+
+    def __init__(self, left: int) -> None:
+        self.left = left
+
+
 def _verdicts(te: Any, pairs: list[tuple[dict[str, Any], Any]], with_output: bool, st: SuiteSettings,
-              python_unknown: int | None = None, stop: Callable[[], bool] | None = None) -> list[Verdict]:  # fmt: skip
+              py: _PyBudget | None = None, stop: Callable[[], bool] | None = None) -> list[Verdict]:  # fmt: skip
     """Batched verdicts through the engine's ``check_batch`` with the suite's step budgets, in chunks of
     ``CHECK_CHUNK`` rows; once ``stop()`` is true (a step budget spent) the remaining rows are UNKNOWN.
-    The chunks are fixed and the budgets count steps, so which rows are decided does not depend on load."""
-    cap = st.python_unknown if python_unknown is None else python_unknown
+    ``py``: the stage's Python-evaluator budget (UNKNOWN endings, counted by the engine), spent across
+    runs (a fresh ``st.python_unknown`` when None). The chunks are fixed and the budgets count steps and
+    checks, so which rows are decided does not depend on load."""
+    py = py or _PyBudget(st.python_unknown)
     out: list[Verdict] = []
     for k in range(0, len(pairs), CHECK_CHUNK):
         part = pairs[k : k + CHECK_CHUNK]
@@ -117,7 +126,13 @@ def _verdicts(te: Any, pairs: list[tuple[dict[str, Any], Any]], with_output: boo
                 Verdict.unknown("the problem's specification-step budget is spent", "budget") for _ in part
             )
             continue
-        out.extend(te.check_batch(part, with_output, checker_fuel=st.checker_fuel, max_python_unknown=cap))
+        before = te.python_unknown
+        out.extend(
+            te.check_batch(
+                part, with_output, checker_fuel=st.checker_fuel, max_python_unknown=max(0, py.left)
+            )
+        )
+        py.left -= te.python_unknown - before
     return out
 
 
@@ -159,6 +174,7 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
     seen_keys: set[str] = set()
     counts: dict[str, Any] = {"candidates": 0, "undecodable": 0, "requires_true": 0, "requires_false": 0,
                               "requires_unknown": 0, "rounds": 0}  # fmt: skip
+    requires_py = _PyBudget(st.python_unknown)
     for rnd in range(st.rounds):
         if len(valid) >= st.target + st.target // 4 or time.perf_counter() > deadline:
             break
@@ -176,7 +192,7 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
                 counts["undecodable"] += 1
         if not fresh:
             break
-        pre = _verdicts(te, [(d, None) for _, _, d in fresh], False, st)
+        pre = _verdicts(te, [(d, None) for _, _, d in fresh], False, st, requires_py)
         valid.extend(x for x, v in zip(fresh, pre) if v.is_true)
         counts["rounds"] += 1
         counts["candidates"] += len(fresh)
@@ -206,12 +222,14 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
     def ensures_spent() -> bool:
         return ck is not None and ck.steps - ck_steps0 >= st.ensures_steps
 
+    ensures_py = _PyBudget(st.python_unknown)
+
     while chunk and len(positives) < st.target and counts["ensures_passes"] < ENSURES_PASSES:
         if ensures_spent():
             break
         before = len(positives)
         _reference_and_ensures(problem, te, st, chunk, positives, decoded_pos, micros, doc, counts,
-                               ref_statuses, secs, ensures_spent)  # fmt: skip
+                               ref_statuses, secs, ensures_spent, ensures_py)  # fmt: skip
         counts["ensures_passes"] += 1
         if counts["ensures_passes"] == 1:  # after the probe
             per_case = (ck.steps - ck_steps0) / len(chunk) if ck is not None else 0.0
@@ -284,7 +302,7 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
                 idx.append(k)
             except (DecodeError, TypeError, ValueError):
                 continue
-        verdicts = _verdicts(te, pairs, True, st, max(1, st.python_unknown // 4), stop=spent)
+        verdicts = _verdicts(te, pairs, True, st, label_py, stop=spent)
         for k, v in zip(idx, verdicts):
             i, out, src = batch[k]
             if v.is_false:
@@ -300,6 +318,8 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
 
     def spent() -> bool:
         return ck is not None and ck.steps - steps0 >= st.label_steps
+
+    label_py = _PyBudget(st.python_unknown)
 
     # stage: mutant outputs, round-robin across mutants
     queues = {m: list(v) for m, v in sorted(mutant_cands.items())}
@@ -376,7 +396,7 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
 def _reference_and_ensures(problem: Any, te: Any, st: SuiteSettings, chunk: list[Any], positives: list[dict[str, Any]],
                            decoded_pos: list[dict[str, Any]], micros: list[int], doc: dict[str, Any],
                            counts: dict[str, Any], ref_statuses: dict[str, int], secs: dict[str, float],
-                           stop: Callable[[], bool]) -> None:  # fmt: skip
+                           stop: Callable[[], bool], py: _PyBudget) -> None:  # fmt: skip
     """One pass: the reference on ``chunk`` (one harness process), then the ground-truth ``ensures`` on
     its outputs (one batch): TRUE → positive (up to ``st.target``), FALSE → benchmark defect,
     UNKNOWN → counted and dropped."""
@@ -397,7 +417,7 @@ def _reference_and_ensures(problem: Any, te: Any, st: SuiteSettings, chunk: list
             keep.append(k)
         except (DecodeError, TypeError, ValueError):
             counts["reference_failed"] += 1
-    post = _verdicts(te, pairs, True, st, stop=stop)
+    post = _verdicts(te, pairs, True, st, py, stop=stop)
     for k, v in zip(keep, post):
         (fam, raw, dec), r = ran[k]
         out = _result_value(problem, r)

@@ -108,6 +108,7 @@ class VeriContestTaskEngine:
         self.runner = ProblemRunner(problem, limits=engine.exec_limits, cache=engine.cache, code=code)
         self._self_cache: dict[str, Any] = {}
         self._compiled: Any = None  # None: not built yet; False: no compiled checker
+        self.python_unknown = 0  # check_batch's Python-evaluator checks that ended UNKNOWN (a budget's meter)
 
     # ---- specification
     def spec(self) -> SpecProgram | None:
@@ -337,6 +338,7 @@ class VeriContestTaskEngine:
             lim = self._fallback_limits(v)
             py = self._python_post(inputs, output, lim) if with_output else self._python_pre(inputs, lim)
             misses += py.is_unknown
+            self.python_unknown += py.is_unknown
             out.append(py)
         return out
 
