@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import resource
 import statistics
@@ -82,23 +83,43 @@ def schemata_speedup(root: Path, ids: list[str], k: int) -> None:
         done += 1
 
 
+def _summary(d: dict) -> dict:
+    """The figures of one problem's result (the documents themselves are dropped: some are large)."""
+    m = d.get("mutants") or {}
+    c = d.get("counts") or {}
+    return {
+        "task_id": d["task_id"],
+        "positives": len(d["positives"]),
+        "negatives": len(d["negatives"]),
+        "syntactic": sum(n["source"].startswith("syntactic") for n in d["negatives"]),
+        "direct": sum(n["source"] == "direct" for n in d["negatives"]),
+        "alternatives": len(d["alternatives"]),
+        "defects": bool(d["defects"]),
+        "mutants": {k: m.get(k, 0) for k in ("generated", "compiled", "killed", "surviving", "not_run")},
+        "mutant_error": bool(m.get("error")),
+        "ensures_unknown": c.get("ensures_unknown", 0),
+        "seconds": {**(d.get("seconds") or {}), "mutant_compile": m.get("compile_seconds", 0.0),
+                    "mutant_run": m.get("run_seconds", 0.0)},
+    }  # fmt: skip
+
+
 def report(out: Path, ids: list[str], wall: float | None) -> None:
     docs = []
     for pid in ids:
         p = out / "suites" / f"{pid}.json"
         if p.is_file():
-            docs.append(json.loads(p.read_text(encoding="utf-8")))
+            docs.append(_summary(json.loads(p.read_text(encoding="utf-8"))))
     if not docs:
         print("no finished problems")
         return
-    pos = [len(d["positives"]) for d in docs]
-    negs = [len(d["negatives"]) for d in docs]
-    syn = [sum(n["source"].startswith("syntactic") for n in d["negatives"]) for d in docs]
-    direct = [sum(n["source"] == "direct" for n in d["negatives"]) for d in docs]
-    alts = [len(d["alternatives"]) for d in docs]
+    pos = [d["positives"] for d in docs]
+    negs = [d["negatives"] for d in docs]
+    syn = [d["syntactic"] for d in docs]
+    direct = [d["direct"] for d in docs]
+    alts = [d["alternatives"] for d in docs]
     defects = sorted(d["task_id"] for d in docs if d["defects"])
     zero = sorted(d["task_id"] for d in docs if not d["positives"])
-    m = [d.get("mutants") or {} for d in docs]
+    m = [d["mutants"] for d in docs]
     print(f"problems finished: {len(docs)}/{len(ids)}")
     print(
         f"positives per problem: mean {statistics.mean(pos):.1f}, min {min(pos)}, max {max(pos)}, "
@@ -120,18 +141,36 @@ def report(out: Path, ids: list[str], wall: float | None) -> None:
     c = sum(x.get("compiled", 0) for x in m)
     k = sum(x.get("killed", 0) for x in m)
     s = sum(x.get("surviving", 0) for x in m)
-    errs = sorted(d["task_id"] for d, x in zip(docs, m) if x.get("error"))
+    errs = sorted(d["task_id"] for d in docs if d["mutant_error"])
     print(
         f"syntactic mutants: generated {g}, compiled {c}, killed {k}, surviving {s}; "
         f"no schema: {len(errs)} {errs[:20]}"
     )
-    unk = sum((d.get("counts") or {}).get("ensures_unknown", 0) for d in docs)
+    unk = sum(d["ensures_unknown"] for d in docs)
     print(f"positives dropped as ensures UNKNOWN: {unk}")
+    stages: dict[str, float] = {}
+    for d in docs:
+        for k, v in d["seconds"].items():
+            stages[k] = stages.get(k, 0.0) + v
+    print("worker seconds by stage: " + ", ".join(f"{k} {v:.0f}" for k, v in sorted(stages.items())))
+    slow = sorted(docs, key=lambda d: -sum(v for k, v in d["seconds"].items() if not k.startswith("mutant_")))
+    print(
+        "slowest problems: "
+        + ", ".join(
+            f"{d['task_id']} {sum(v for k, v in d['seconds'].items() if not k.startswith('mutant_')):.0f} s"
+            for d in slow[:8]
+        )
+    )
     if wall is not None:
         print(
             f"wall {wall:.0f} s for {len(docs)} problems; extrapolated to {TOTAL}: {wall * TOTAL / len(docs) / 3600:.2f} h"
         )
-    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    ch, me = resource.getrusage(resource.RUSAGE_CHILDREN), resource.getrusage(resource.RUSAGE_SELF)
+    print(
+        f"CPU user+sys: children {ch.ru_utime + ch.ru_stime:.0f} s, this process {me.ru_utime + me.ru_stime:.0f} s; "
+        f"load average now {os.getloadavg()[0]:.1f} (1 min) {os.getloadavg()[1]:.1f} (5 min)"
+    )
+    rss = ch.ru_maxrss / 1024
     print(
         f"peak RSS of the largest child process: {rss:.0f} MiB; this process "
         f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB"
@@ -155,6 +194,7 @@ def main() -> None:
         f"{sum(i.startswith('cf') for i in ids)} cf); run directory {out}"
     )
     wall = None
+    print(f"load average at start: {os.getloadavg()[0]:.1f} (1 min) {os.getloadavg()[1]:.1f} (5 min)")
     if not args.report_only:
         cfg = load_pipeline_config(None, {})
         t = time.perf_counter()

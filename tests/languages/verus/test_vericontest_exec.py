@@ -87,6 +87,15 @@ def test_a_looping_case_times_out_and_the_next_case_runs(robust_binary: Path) ->
     assert res[1].message == "time limit exceeded"
 
 
+def test_stop_after_timeout_skips_the_rest(robust_binary: Path) -> None:
+    lim = ExecLimits(case_seconds=1.0, memory_mb=1024)
+    res = run_json_lines(robust_binary, ["[0,5]", "[1,5]", "[0,7]", "[0,8]"], lim, stop_after_timeout=True)
+    assert [r.status for r in res] == ["ok", "timeout", "skipped", "skipped"]
+    # a panic is not a timeout: the run goes on
+    res = run_json_lines(robust_binary, ["[2,5]", "[0,7]"], lim, stop_after_timeout=True)
+    assert [r.status for r in res] == ["panic", "ok"]
+
+
 def test_program_limits(tmp_path: Path) -> None:
     src = """use std::io::Read;
 fn main() {
@@ -132,6 +141,27 @@ def test_reference_lc7_engine() -> None:
     assert [o.value for o in outs] == [321, 0, 0]
     assert te.precondition({"x": 5}).is_true
     assert te.postcondition({"x": 123}, 321).is_true and te.postcondition({"x": 123}, 320).is_false
+
+
+def test_check_batch_compiled_then_python_within_a_count_budget() -> None:
+    from veriscale.languages.verus.engine import VeriContestEngine
+
+    p = _problem("leetcode/lc7")
+    pairs = [({"x": 123}, 321), ({"x": 123}, 320), ({"x": 5}, 5)]
+    te = VeriContestEngine().for_task(p)
+    got = te.check_batch(pairs, True, checker_fuel=1_000_000, max_python_unknown=0)
+    assert [v.truth.name for v in got] == ["TRUE", "FALSE", "TRUE"]
+    assert all(v.is_true for v in te.check_batch([(i, None) for i, _ in pairs], False))
+    # without a compiled checker the Python evaluator decides every row (no UNKNOWN: the budget is unused)
+    py = VeriContestEngine(post2exe=False).for_task(p)
+    assert [v.truth.name for v in py.check_batch(pairs, True, max_python_unknown=1)] == [
+        "TRUE",
+        "FALSE",
+        "TRUE",
+    ]
+    # a spent budget (0) leaves the fallback rows UNKNOWN, with the reason
+    none = py.check_batch(pairs, True, max_python_unknown=0)
+    assert all(v.is_unknown and v.category == "budget" for v in none)
 
 
 def test_reference_vstd_shims_lc2486_and_lc566() -> None:

@@ -53,3 +53,29 @@ def test_strings_chars_and_small_scope() -> None:
     assert all(1 <= len(s) <= 4 and set(s) <= set("abc") for s in strings)
     small = [x for f, x in got if f == "small"]
     assert {"s": "a", "flag": False} in small and {"s": "a", "flag": True} in small
+
+
+def test_parenthesised_sets_row_links_and_fixed_lengths() -> None:
+    clauses = [
+        "forall|i: int| 0 <= i < bits.len() ==> (#[trigger] bits[i] == 0 || bits[i] == 1)",
+        "2 <= mat.len() <= 6",
+        "forall |i: int| 0 <= i < mat.len() ==> 2 <= (#[trigger] mat[i]).len() <= 6",
+        "forall |i: int| 0 <= i < mat.len() ==> (#[trigger] mat[i]).len() == mat[0].len()",
+        "forall |i: int| 0 <= i < sq.len() ==> #[trigger] sq[i].len() == sq.len()",
+        "forall |i: int| 0 <= i < logs.len() ==> logs[i].len() == 2",
+    ]
+    names = ["bits", "mat", "sq", "logs"]
+    b = read_bounds(clauses, names)
+    assert b.values["elem(bits)"] == [0, 1]
+    assert ("len(elem(mat))", "len(elem(mat))") in b.links
+    assert ("len(elem(sq))", "len(sq)") in b.links
+    assert b.values["len(elem(logs))"] == [2]
+    vv = T("Vec<Vec<i32>>")
+    params = [("bits", T("Vec<i32>")), ("mat", vv), ("sq", vv), ("logs", vv)]
+    cands = candidate_inputs(params, b, seed=3, count=200, max_len=20)
+    assert len(cands) > 50
+    for _, inp in cands:
+        assert set(inp["bits"]) <= {0, 1}
+        assert len({len(r) for r in inp["mat"]}) <= 1  # rectangular
+        assert all(len(r) == len(inp["sq"]) for r in inp["sq"])  # square
+        assert all(len(r) == 2 for r in inp["logs"])

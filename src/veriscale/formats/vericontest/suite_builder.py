@@ -63,7 +63,9 @@ class VeriContestSuites:
             "alternatives": [{"positive": remap[a["input_index"]], "output": a["output"], "source": a["source"]}
                              for a in doc.get("alternatives", []) if a["input_index"] in remap],
             "defects": doc.get("defects", []) if suite == "plus" else [],
-            "mutants": {k: v for k, v in (doc.get("mutants") or {}).items() if k != "names"},
+            # wall-clock figures stay in the run's results: the written suite depends on the content only
+            "mutants": {k: v for k, v in (doc.get("mutants") or {}).items()
+                        if k != "names" and not k.endswith("_seconds")},
             "mutant_names": (doc.get("mutants") or {}).get("names", {}),
             "weakened": _weakened_for(doc, negatives) if doc.get("weakened") else None,
             "settings": doc.get("settings", {}),

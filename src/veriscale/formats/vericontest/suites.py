@@ -37,7 +37,7 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -72,9 +72,19 @@ class SuiteSettings:
     max_mutants: int = 200
     mutant_case_seconds: float = 0.3  # per case, for mutants (the reference runs with the engine's limits)
     spec_fuel: int = 20_000  # Python-evaluator steps per check (after the compiled checker's UNKNOWN)
-    check_seconds: float = 20.0  # backstop of one compiled-checker batch (its rows left UNKNOWN after it)
-    fallback_seconds: float = 30.0  # Python-evaluator time per batch on the compiled checker's UNKNOWN rows
-    problem_seconds: float = 120.0  # after this, mutant runs and negative stages stop early (recorded)
+    check_seconds: float = (
+        300.0  # backstop of one compiled-checker run (fuel decides; rows left UNKNOWN after it)
+    )
+    # compiled-checker steps per clause while building suites: a case that needs more is left UNKNOWN and
+    # smaller inputs are preferred (the engine's default, 64 M, is for judging answers; a step count, so
+    # the verdicts do not move with machine load)
+    checker_fuel: int = 2_000_000
+    python_unknown: int = 40  # per stage (requires / ensures / labelling): Python checks that may end UNKNOWN
+    # compiled-checker steps for labelling a problem's negatives: the stages stop when it is spent (a step
+    # count, not a clock, so the negatives do not move with machine load; ~8 µs a step on a loaded machine)
+    label_steps: int = 6_000_000
+    ensures_steps: int = 20_000_000  # …and for the positives' ensures: no further pass once spent
+    problem_seconds: float = 300.0  # backstop: after this, mutant runs and negative stages stop (recorded)
     weakened: bool = False  # one compiled checker per ensures clause: costly, opt-in
     semantic_variants: int = 5  # model-written buggy variants asked per problem (with a model)
     generator_seconds: float = 10.0  # per run of a model-written input generator
@@ -82,6 +92,12 @@ class SuiteSettings:
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+
+OUTPUT_CAP_MIN = 4096  # characters of JSON: a mutant output under this is always kept
+OUTPUT_CAP_FACTOR = 4  # …and under this × the largest reference output of the problem
+CHECK_CHUNK = 64  # rows per compiled-checker run (a step budget is looked at between runs)
+ENSURES_PASSES = 4  # reference + ensures passes over the valid inputs while positives are short
 
 
 def canon(v: Any) -> str:
@@ -95,25 +111,42 @@ def _result_value(problem: Any, r: CaseResult) -> Any:
     return r.value
 
 
-def _verdicts(
-    te: Any, pairs: list[tuple[dict[str, Any], Any]], with_output: bool, budget: float
-) -> list[Any]:
-    """Batched verdicts: the compiled checker for all rows, then the Python evaluator on its UNKNOWN
-    rows while ``budget`` seconds last (rows after that stay UNKNOWN, so one slow specification
-    cannot hold a problem)."""
-    got = te._compiled_batch(pairs, with_output)
-    out: list[Any] = []
-    stop = time.perf_counter() + budget
-    none = Verdict.unknown("not decided within the problem's specification-check budget", "timeout")
-    for (inp, o), g in zip(pairs, got):
-        v = None if g is None else (g[1] if with_output else g[0])
-        if v is not None and not v.is_unknown:
-            out.append(v)
-        elif time.perf_counter() < stop:
-            out.append(te._python_post(inp, o) if with_output else te._python_pre(inp))
-        else:
-            out.append(none)
+class _PyBudget:
+    """Python-evaluator checks that may still end UNKNOWN in one stage of a problem (shared by its runs)."""
+
+    def __init__(self, left: int) -> None:
+        self.left = left
+
+
+def _verdicts(te: Any, pairs: list[tuple[dict[str, Any], Any]], with_output: bool, st: SuiteSettings,
+              py: _PyBudget | None = None, stop: Callable[[], bool] | None = None) -> list[Verdict]:  # fmt: skip
+    """Batched verdicts through the engine's ``check_batch`` with the suite's step budgets, in chunks of
+    ``CHECK_CHUNK`` rows; once ``stop()`` is true (a step budget spent) the remaining rows are UNKNOWN.
+    ``py``: the stage's Python-evaluator budget (UNKNOWN endings, counted by the engine), spent across
+    runs (a fresh ``st.python_unknown`` when None). The chunks are fixed and the budgets count steps and
+    checks, so which rows are decided does not depend on load."""
+    py = py or _PyBudget(st.python_unknown)
+    out: list[Verdict] = []
+    for k in range(0, len(pairs), CHECK_CHUNK):
+        part = pairs[k : k + CHECK_CHUNK]
+        if stop is not None and stop():
+            out.extend(
+                Verdict.unknown("the problem's specification-step budget is spent", "budget") for _ in part
+            )
+            continue
+        before = te.python_unknown
+        out.extend(
+            te.check_batch(
+                part, with_output, checker_fuel=st.checker_fuel, max_python_unknown=max(0, py.left)
+            )
+        )
+        py.left -= te.python_unknown - before
     return out
+
+
+def _size_key(raw: dict[str, Any]) -> int:
+    """Size of a test input: the length of its canonical JSON (orders retries smallest first)."""
+    return len(canon(raw))
 
 
 def _engine(settings: SuiteSettings, cache: Path | str | None) -> VeriContestEngine:
@@ -150,11 +183,11 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
     bounds = read_bounds([c.text for c in spec.requires], spec_names or ref_names)
     _rename_bounds(bounds, dict(zip(spec_names, ref_names[len(ref_names) - len(spec_names) :])))
     # Rounds of candidates (seeds seed, seed+1, …) while too few inputs satisfy `requires`.
-    decoded: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
     valid: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
     seen_keys: set[str] = set()
     counts: dict[str, Any] = {"candidates": 0, "undecodable": 0, "requires_true": 0, "requires_false": 0,
                               "requires_unknown": 0, "rounds": 0}  # fmt: skip
+    requires_py = _PyBudget(st.python_unknown)
     for rnd in range(st.rounds):
         if len(valid) >= st.target + st.target // 4 or time.perf_counter() > deadline:
             break
@@ -174,8 +207,7 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
                 counts["undecodable"] += 1
         if not fresh:
             break
-        pre = _verdicts(te, [(d, None) for _, _, d in fresh], False, st.fallback_seconds)
-        decoded.extend(fresh)
+        pre = _verdicts(te, [(d, None) for _, _, d in fresh], False, st, requires_py)
         valid.extend(x for x, v in zip(fresh, pre) if v.is_true)
         for (fam, _, _), v in zip(fresh, pre):  # model-written generators: what `requires` made of them
             if fam.startswith("generator:"):
@@ -188,50 +220,54 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
         counts["requires_unknown"] += sum(v.is_unknown for v in pre)
         if counts["requires_true"] == 0 and rnd >= 1:
             break  # nothing our generators make satisfies `requires`: more rounds will not help
-    valid = valid[: st.target + st.target // 4]  # a margin for ensures UNKNOWN; the rest is never run
+    # Passes. A probe of CHECK_CHUNK valid inputs in candidate order measures the checker's steps per
+    # case; if the first target + 25% would overrun `ensures_steps` at that rate, every remaining valid
+    # input is taken smallest first (big inputs cost the most and are the ones whose `ensures` ends
+    # UNKNOWN), else the first target + 25% in candidate order. While positives are short, more passes
+    # over the unused valid inputs, smallest first; at most ENSURES_PASSES, stopping when a pass after
+    # the first two adds no positive or the step budget is spent. All decided by step counts.
+    width = st.target + st.target // 4
+    chunk, head, spare = valid[:CHECK_CHUNK], valid[CHECK_CHUNK:width], valid[width:]
     secs["inputs"] = time.perf_counter() - t0
-    # the reference, one process for all valid inputs
-    t1 = time.perf_counter()
     runner = te.runner
-    results = runner.run_inputs([raw for _, raw, _ in valid])
-    ran = [(x, r) for x, r in zip(valid, results) if r.ok]
-    counts["reference_failed"] = len(valid) - len(ran)
-    ref_statuses: dict[str, int] = {}
-    for r in results:
-        if not r.ok:
-            ref_statuses[r.status] = ref_statuses.get(r.status, 0) + 1
-    counts["reference_failures"] = dict(sorted(ref_statuses.items()))
-    secs["reference"] = time.perf_counter() - t1
-    t2 = time.perf_counter()
-    pairs: list[tuple[dict[str, Any], Any]] = []
-    keep: list[int] = []
-    for k, ((_, _, dec), r) in enumerate(ran):
-        try:
-            pairs.append((dec, te.decode_output(_result_value(problem, r))))
-            keep.append(k)
-        except (DecodeError, TypeError, ValueError):
-            counts["reference_failed"] += 1
-    post = _verdicts(te, pairs, True, st.fallback_seconds)
     positives: list[dict[str, Any]] = []
     decoded_pos: list[dict[str, Any]] = []
     micros: list[int] = []
-    unknown_post = 0
-    for k, v in zip(keep, post):
-        (fam, raw, dec), r = ran[k]
-        out = _result_value(problem, r)
-        if v.is_true:
-            if len(positives) < st.target:
-                positives.append({"input": raw, "output": out, "family": fam})
-                decoded_pos.append(dec)
-                micros.append(r.micros or 0)
-        elif v.is_false:
-            doc["defects"].append({"input": raw, "output": out, "reason": v.reason or "ensures rejects"})
-        else:
-            unknown_post += 1
-    counts["ensures_unknown"] = unknown_post
+    ref_statuses: dict[str, int] = {}
+    counts.update(reference_failed=0, ensures_unknown=0, ensures_passes=0, smallest_first=False)
+    secs["reference"] = secs["ensures"] = 0.0
+    ck_steps0 = ck.steps if ck is not None else 0
+
+    def ensures_spent() -> bool:
+        return ck is not None and ck.steps - ck_steps0 >= st.ensures_steps
+
+    ensures_py = _PyBudget(st.python_unknown)
+
+    while chunk and len(positives) < st.target and counts["ensures_passes"] < ENSURES_PASSES:
+        if ensures_spent():
+            break
+        before = len(positives)
+        _reference_and_ensures(problem, te, st, chunk, positives, decoded_pos, micros, doc, counts,
+                               ref_statuses, secs, ensures_spent, ensures_py)  # fmt: skip
+        counts["ensures_passes"] += 1
+        if counts["ensures_passes"] == 1:  # after the probe
+            per_case = (ck.steps - ck_steps0) / len(chunk) if ck is not None else 0.0
+            if per_case * width > st.ensures_steps:
+                counts["smallest_first"] = True
+                spare = sorted(head + spare, key=lambda x: _size_key(x[1]))
+                head = []
+            else:
+                spare = sorted(spare, key=lambda x: _size_key(x[1]))
+            if head:
+                chunk, head = head, []
+                continue
+        elif len(positives) == before and counts["ensures_passes"] > 2:
+            break  # the smallest remaining inputs did not help either
+        need = st.target - len(positives)
+        chunk, spare = spare[: need + need // 4], spare[need + need // 4 :]
+    counts["reference_failures"] = dict(sorted(ref_statuses.items()))
     counts["positives"] = len(positives)
     doc["positives"] = positives
-    secs["ensures"] = time.perf_counter() - t2
     if not positives:
         doc["counts"] = counts
         doc["seconds"] = secs
@@ -288,7 +324,7 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
                 idx.append(k)
             except (DecodeError, TypeError, ValueError):
                 continue
-        verdicts = _verdicts(te, pairs, True, st.fallback_seconds / 4)
+        verdicts = _verdicts(te, pairs, True, st, label_py, stop=spent)
         for k, v in zip(idx, verdicts):
             i, out, src = batch[k]
             if v.is_false:
@@ -300,10 +336,17 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
             else:
                 stats["unknown"] += 1
 
+    steps0 = ck.steps if ck is not None else 0
+
+    def spent() -> bool:
+        return ck is not None and ck.steps - steps0 >= st.label_steps
+
+    label_py = _PyBudget(st.python_unknown)
+
     # stage: mutant outputs, round-robin across mutants (and across sources: ``semantic.source_order``)
     queues = {m: list(v) for m, v in sorted(mutant_cands.items())}
     batch: list[tuple[int, Any, str]] = []
-    while queues and len(negs) < code_target and time.perf_counter() < deadline:
+    while queues and len(negs) < code_target and not spent() and time.perf_counter() < deadline:
         for m in source_order(list(queues), sem_res):
             if m not in queues:  # emptied earlier in this pass
                 continue
@@ -327,7 +370,13 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
     gens = [output_mutants(out_type, p["output"], rng, problem.structs) for p in positives]
     live = list(range(len(positives)))
     idle_passes = 0
-    while live and len(negs) < target and idle_passes < 3 and time.perf_counter() < deadline + 30:
+    while (
+        live
+        and len(negs) < target
+        and idle_passes < 3
+        and not spent()
+        and time.perf_counter() < deadline + 30
+    ):
         batch = []
         nxt = []
         for i in live:
@@ -360,6 +409,8 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
         )
     counts["alternatives"] = stats["alternatives"]
     counts["negative_unknown"] = stats["unknown"]
+    counts["label_steps"] = (ck.steps - steps0) if ck is not None else 0
+    counts["label_budget_spent"] = spent()
     secs["negatives"] = time.perf_counter() - t4
     if st.weakened:
         t5 = time.perf_counter()
@@ -368,6 +419,46 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
     doc["counts"] = counts
     doc["seconds"] = {k: round(v, 3) for k, v in secs.items()}
     return doc
+
+
+def _reference_and_ensures(problem: Any, te: Any, st: SuiteSettings, chunk: list[Any], positives: list[dict[str, Any]],
+                           decoded_pos: list[dict[str, Any]], micros: list[int], doc: dict[str, Any],
+                           counts: dict[str, Any], ref_statuses: dict[str, int], secs: dict[str, float],
+                           stop: Callable[[], bool], py: _PyBudget) -> None:  # fmt: skip
+    """One pass: the reference on ``chunk`` (one harness process), then the ground-truth ``ensures`` on
+    its outputs (one batch): TRUE → positive (up to ``st.target``), FALSE → benchmark defect,
+    UNKNOWN → counted and dropped."""
+    t1 = time.perf_counter()
+    results = te.runner.run_inputs([raw for _, raw, _ in chunk])
+    ran = [(x, r) for x, r in zip(chunk, results) if r.ok]
+    counts["reference_failed"] += len(chunk) - len(ran)
+    for r in results:
+        if not r.ok:
+            ref_statuses[r.status] = ref_statuses.get(r.status, 0) + 1
+    secs["reference"] += time.perf_counter() - t1
+    t2 = time.perf_counter()
+    pairs: list[tuple[dict[str, Any], Any]] = []
+    keep: list[int] = []
+    for k, ((_, _, dec), r) in enumerate(ran):
+        try:
+            pairs.append((dec, te.decode_output(_result_value(problem, r))))
+            keep.append(k)
+        except (DecodeError, TypeError, ValueError):
+            counts["reference_failed"] += 1
+    post = _verdicts(te, pairs, True, st, py, stop=stop)
+    for k, v in zip(keep, post):
+        (fam, raw, dec), r = ran[k]
+        out = _result_value(problem, r)
+        if v.is_true:
+            if len(positives) < st.target:
+                positives.append({"input": raw, "output": out, "family": fam})
+                decoded_pos.append(dec)
+                micros.append(r.micros or 0)
+        elif v.is_false:
+            doc["defects"].append({"input": raw, "output": out, "reason": v.reason or "ensures rejects"})
+        else:
+            counts["ensures_unknown"] += 1
+    secs["ensures"] += time.perf_counter() - t2
 
 
 def _rename_bounds(bounds: Any, names: dict[str, str]) -> None:
@@ -458,22 +549,29 @@ def _run_mutants(problem: Any, runner: ProblemRunner, positives: list[dict[str, 
     lines_in = [runner.encode_inputs(p["input"]) for p in positives]
     limits = ExecLimits(case_seconds=case_s, memory_mb=1024)
     out: dict[int, list[CaseResult | None]] = {}
+    # a mutant's result far larger than any reference output (cf1355D: a 3 MB vector) kills the mutant
+    # but is not kept: it would only bloat the negatives and the memory of the run
+    cap = max(OUTPUT_CAP_MIN, OUTPUT_CAP_FACTOR * max(len(canon(p["output"])) for p in positives))
     t = time.perf_counter()
-    first = min(5, len(lines_in))
     for m in live:
         if time.perf_counter() > deadline:  # out of time: the rest are not run (not killed, not surviving)
             stats["not_run"] = stats.get("not_run", 0) + 1
             continue
         env = {SELECTOR_ENV: str(m.id)}
-        head = run_json_lines(binary, lines_in[:first], limits, env=env)
-        if any(r.status == "timeout" for r in head) or first == len(lines_in):
-            out[m.id] = list(head) + [None] * (len(lines_in) - first)
-            continue
-        rest = run_json_lines(binary, lines_in[first:], limits, env=env)
-        out[m.id] = list(head) + list(rest)
+        # a timeout kills the mutant; the cases after it are not run (None), as each further timeout
+        # would cost the whole per-case limit plus a process restart
+        got = run_json_lines(binary, lines_in, limits, env=env, stop_after_timeout=True)
+        out[m.id] = [None if r.status == "skipped" else _capped(r, cap) for r in got]
     stats["run_seconds"] = round(time.perf_counter() - t, 3)
     stats["compile_seconds"] = round(stats["compile_seconds"], 3)
     return out, stats
+
+
+def _capped(r: CaseResult, cap: int) -> CaseResult:
+    """``r``, or an ``"output"`` failure (a kill, never a negative) when its value's JSON exceeds ``cap``."""
+    if r.ok and len(canon(r.value)) > cap:
+        return CaseResult("output", message=f"result over {cap} characters", micros=r.micros)
+    return r
 
 
 def _disable(source: str, ids: set[int]) -> str:

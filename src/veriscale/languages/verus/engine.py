@@ -108,6 +108,7 @@ class VeriContestTaskEngine:
         self.runner = ProblemRunner(problem, limits=engine.exec_limits, cache=engine.cache, code=code)
         self._self_cache: dict[str, Any] = {}
         self._compiled: Any = None  # None: not built yet; False: no compiled checker
+        self.python_unknown = 0  # check_batch's Python-evaluator checks that ended UNKNOWN (a budget's meter)
 
     # ---- specification
     def spec(self) -> SpecProgram | None:
@@ -292,6 +293,53 @@ class VeriContestTaskEngine:
         out: list[Any] = [None] * len(pairs)
         for k, got in zip(idx, ck.check(rows, with_output)):
             out[k] = got
+        return out
+
+    def check_batch(
+        self,
+        pairs: Sequence[tuple[Mapping[str, Any], Any]],
+        with_output: bool,
+        *,
+        checker_fuel: int | None = None,
+        max_python_unknown: int | None = None,
+    ) -> list[Verdict]:
+        """``requires`` (``with_output`` False) or ``ensures`` verdicts of many cases, in order.
+
+        1. One compiled-checker process for every row (``checker_fuel``: its steps per clause for this
+           batch; None keeps the checker's own setting).
+        2. The Python evaluator, in row order, only on rows the checker could not decide for a reason
+           the evaluator may overcome (``_python_useful``: not when a complete checker ran out of steps,
+           as the evaluator enumerates the same domains with less fuel), each check bounded by the
+           engine's ``spec_limits`` fuel.
+        3. ``max_python_unknown``: once that many Python checks have ended UNKNOWN, the remaining
+           fallback rows stay UNKNOWN (category ``"budget"``) — a specification the evaluator cannot
+           decide stops costing time. It counts checks, not seconds, so the verdicts do not move with
+           machine load (each check is itself step-bounded)."""
+        ck = self.compiled()
+        saved = None
+        if ck is not None and checker_fuel is not None:
+            saved, ck.fuel = ck.fuel, checker_fuel
+        try:
+            got = self._compiled_batch(pairs, with_output)
+        finally:
+            if ck is not None and checker_fuel is not None:
+                ck.fuel = saved
+        out: list[Verdict] = []
+        misses = 0
+        skipped = Verdict.unknown("not decided within the batch's Python-evaluator budget", "budget")
+        for (inputs, output), g in zip(pairs, got):
+            v = None if g is None else (g[1] if with_output else g[0])
+            if v is not None and not self._python_useful(v):
+                out.append(v)
+                continue
+            if max_python_unknown is not None and misses >= max_python_unknown:
+                out.append(v if v is not None else skipped)
+                continue
+            lim = self._fallback_limits(v)
+            py = self._python_post(inputs, output, lim) if with_output else self._python_pre(inputs, lim)
+            misses += py.is_unknown
+            self.python_unknown += py.is_unknown
+            out.append(py)
         return out
 
     def preconditions(self, rows: Sequence[Mapping[str, Any]]) -> list[Verdict]:

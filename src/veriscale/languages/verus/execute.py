@@ -50,7 +50,7 @@ class ExecLimits:
 @dataclass(frozen=True)
 class CaseResult:
     """``status``: "ok" (``value`` is the JSON result), "panic", "bad" (input did not decode),
-    "timeout", "memory", "crash"."""
+    "timeout", "memory", "crash", "skipped" (not run: ``stop_after_timeout``)."""
 
     status: str
     value: Any = None
@@ -192,10 +192,14 @@ def run_json_lines(
     lines: Sequence[str],
     limits: ExecLimits | None = None,
     env: Mapping[str, str] | None = None,
+    stop_after_timeout: bool = False,
 ) -> list[CaseResult]:
     """Run every input line through the harness ``binary``; one result per line.
 
     ``env``: extra environment variables (the rest is the sandbox's allow-list).
+    ``stop_after_timeout``: after the first case that times out, the rest are not run (status
+    ``"skipped"``) — for mutants, where one timeout already decides and each further one would cost a
+    whole ``case_seconds`` plus a restart.
     """
     limits = limits or ExecLimits()
     results: list[CaseResult | None] = [None] * len(lines)
@@ -204,6 +208,11 @@ def run_json_lines(
         prog = _stage(sb, Path(binary))
         while i < len(lines):
             i = _run_batch(sb, prog, lines, i, results, limits)
+            last = results[i - 1]  # a process ends on its failing case: a timeout is always the last one
+            if stop_after_timeout and i < len(lines) and last is not None and last.status == "timeout":
+                for k in range(i, len(lines)):
+                    results[k] = CaseResult("skipped", message="not run after a timeout")
+                break
     return [r if r is not None else CaseResult("crash", message="no result") for r in results]
 
 

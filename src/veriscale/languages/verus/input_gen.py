@@ -14,7 +14,8 @@ Families, interleaved round-robin so any prefix mixes them:
   clauses such as ``x == 0 || x == 1`` are met;
 * ``small``     — the small-scope pool: every combination of a few tiny values
   per parameter (first values of each range, lengths 0–2), in a fixed order;
-* ``random``    — uniform values in the ranges, lengths up to 20.
+* ``random``    — values in the ranges (a wide integer range: a third small, a third of
+  log-uniform magnitude, a third uniform), lengths up to 20.
 
 Nothing here is trusted: the caller keeps only inputs the ground-truth
 precondition accepts. Deterministic for a seed (``random.Random(seed)``;
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -57,6 +59,9 @@ class _Gen:
 
     def len_range(self, subj: str) -> tuple[int, int]:
         lo, hi = self.b.range(f"len({subj})", 0, self.max_len)
+        vals = self.b.values.get(f"len({subj})")
+        if vals:  # `p[i].len() == 2`: only those lengths
+            lo, hi = max(lo, min(vals)), min(hi, max(vals))
         return lo, max(lo, min(hi, self.max_len))
 
     def chars(self) -> list[str]:
@@ -86,9 +91,13 @@ class _Gen:
                 return min(hi, max(lo, c))
             if mode == "small":
                 return lo if lo > -3 else max(lo, rng.choice((0, 1, -1, 2)))
-            if hi - lo > 1000 and rng.random() < 0.5:  # small magnitudes are where off-by-ones live
-                base = 0 if lo <= 0 <= hi else lo
-                return min(hi, max(lo, base + rng.randint(-20, 20)))
+            if hi - lo > 1000:
+                r = rng.random()
+                if r < 0.35:  # small magnitudes are where off-by-ones live
+                    base = 0 if lo <= 0 <= hi else lo
+                    return min(hi, max(lo, base + rng.randint(-20, 20)))
+                if r < 0.7:  # a magnitude ladder: every decade equally (specs are often linear in a value)
+                    return _log_uniform(rng, lo, hi)
             return rng.randint(lo, hi)
         if name == "bool":
             return rng.random() < 0.5
@@ -167,6 +176,16 @@ class _Gen:
         return None
 
 
+def _log_uniform(rng: random.Random, lo: int, hi: int) -> int:
+    """A value of ``[lo, hi]`` whose magnitude is log-uniform from 1 to the range's largest (sign kept
+    in range; the offset from ``lo`` when 0 is outside it)."""
+    base = 0 if lo <= 0 <= hi else lo
+    span = max(hi - base, base - lo, 1)
+    mag = int(10 ** (rng.random() * math.log10(span + 1)))
+    sign = 1 if base - lo == 0 or (hi - base > 0 and rng.random() < 0.5) else -1
+    return min(hi, max(lo, base + sign * mag))
+
+
 def _unref(t: Type) -> Type:
     while isinstance(t, TCon) and t.name in ("Ref", "MutRef", "Box") and t.args:
         t = t.args[0]
@@ -176,6 +195,8 @@ def _unref(t: Type) -> Type:
 def _apply_links(inp: dict[str, Any], bounds: Bounds) -> None:
     """Make linked subjects equal: ``n == p.len()`` sets ``n``; ``a.len() == b.len()`` trims the longer."""
     for a, b in bounds.links:
+        if _rows_link(inp, a, b):
+            continue
         for x, y in ((a, b), (b, a)):
             if x in inp and y.startswith("len(") and y[4:-1] in inp:
                 v = inp[y[4:-1]]
@@ -189,6 +210,25 @@ def _apply_links(inp: dict[str, Any], bounds: Bounds) -> None:
                 if isinstance(va, (list, str)) and isinstance(vb, (list, str)):
                     m = min(len(va), len(vb))
                     inp[pa], inp[pb] = va[:m], vb[:m]
+
+
+def _rows_link(inp: dict[str, Any], a: str, b: str) -> bool:
+    """Row-length links of a vector of vectors ``p``: ``len(elem(p))`` with itself (every row as long as
+    the shortest) or with ``len(p)`` (a square: rows and row length cut to the smaller). True when handled."""
+    pair = {a, b}
+    for name, v in inp.items():
+        if not (isinstance(v, list) and v and all(isinstance(r, (list, str)) for r in v)):
+            continue
+        row = f"len(elem({name}))"
+        if pair == {row}:
+            m = min(len(r) for r in v)
+            inp[name] = [r[:m] for r in v]
+            return True
+        if pair == {row, f"len({name})"}:
+            m = min(len(v), min(len(r) for r in v))
+            inp[name] = [r[:m] for r in v[:m]]
+            return True
+    return False
 
 
 def _key(inp: dict[str, Any]) -> str:

@@ -12,7 +12,9 @@ parameter), ``len(p)`` (``p.len()``/``p@.len()``), ``elem(p)`` (``p[i]``,
 chain ``e0 op e1 op …`` (``<``, ``<=``, ``>``, ``>=``) each operand that is a
 subject gets the integer operands on its sides as lower/upper bounds (strict
 steps move the bound by one). ``s == c`` atoms joined by ``||`` give a value set;
-``a.len() == b.len()`` and ``n == p.len()`` are recorded as links. Every integer
+``a.len() == b.len()`` and ``n == p.len()`` are recorded as links (``p[i].len() == p[0].len()``:
+the link ``len(elem(p))`` to itself, rows of one length; ``p[i].len() == p.len()``: a square).
+Parentheses around a whole atom are dropped. Every integer
 and character literal of the clause goes into the constant pool.
 """
 
@@ -60,6 +62,9 @@ def _num(text: str) -> int | None:
 
 def _subject(text: str, params: set[str]) -> str | None:
     t = text.strip()
+    t = re.sub(
+        r"\(\s*(?:#\[trigger\]\s*)?(\w+(?:@?\[[^\[\]]+\])+)\s*\)", r"\1", t
+    )  # `(#[trigger] p[i]).len()`
     t = re.sub(r"\s+as\s+\w+\s*$", "", t).strip()
     t = re.sub(r"^\((.*)\)$", r"\1", t).strip()
     t = t.replace("@", "").replace("#[trigger]", "").strip()
@@ -126,7 +131,28 @@ def read_bounds(clauses: list[str], params: list[str]) -> Bounds:
     return b
 
 
+def _unwrap(atom: str) -> str:
+    """``atom`` without parentheses around the whole of it (``(#[trigger] p[i] == 0 || p[i] == 1)``)."""
+    while (
+        atom.startswith("(") and atom.endswith(")") and _split_top(atom[1:-1], "||") and _closes_at_end(atom)
+    ):
+        atom = atom[1:-1].strip()
+    return atom
+
+
+def _closes_at_end(text: str) -> bool:
+    """Does the ``(`` at position 0 close at the last character?"""
+    depth = 0
+    for i, c in enumerate(text):
+        depth += c in "([{"
+        depth -= c in ")]}"
+        if depth == 0:
+            return i == len(text) - 1
+    return False
+
+
 def _read_atom(atom: str, names: set[str], b: Bounds) -> None:
+    atom = _unwrap(atom)
     ors = _split_top(atom, "||")
     if len(ors) > 1 or ("==" in atom and "!=" not in atom and "<" not in atom and ">" not in atom):
         subj: str | None = None

@@ -63,6 +63,8 @@ class CompiledChecker:
     binary: Path | None
     error: str = ""
     seconds: float = 600.0  # wall-clock backstop for a whole batch; the checker itself is step-bounded
+    fuel: int | None = None  # steps per clause for this checker's runs (None: CHECK_FUEL or the user's)
+    steps: int = 0  # steps the checker reported over all answered cases so far (a load-independent cost)
     stats: dict[str, int] = field(default_factory=dict)
 
     @property
@@ -83,7 +85,8 @@ class CompiledChecker:
             return [(unknown, unknown if with_output else None) for _ in lines]
         # in the sandbox like every program veriscale runs: the spec may be a model's answer
         limits = ExecLimits(case_seconds=self.seconds, memory_mb=_CHECKER_MEMORY_MB)
-        res = run_program(self.binary, "\n".join(lines) + "\n", limits, env=_checker_env())
+        env = _checker_env() if self.fuel is None else {"VERISCALE_POST2EXE_FUEL": str(self.fuel)}
+        res = run_program(self.binary, "\n".join(lines) + "\n", limits, env=env)
         got = res.stdout.splitlines()  # on a timeout or crash: the verdicts printed so far
         verdicts: list[tuple[Verdict, Verdict | None]] = []
         for k in range(len(lines)):
@@ -99,6 +102,7 @@ class CompiledChecker:
                 bad = Verdict.unknown(f"compiled checker: input does not decode: {d['bad']}", "error")
                 verdicts.append((bad, bad if with_output else None))
                 continue
+            self.steps += int(d.get("requires_steps") or 0) + int(d.get("ensures_steps") or 0)
             verdicts.append((_verdict(d, "requires"), _verdict(d, "ensures") if "ensures" in d else None))
         return verdicts
 
