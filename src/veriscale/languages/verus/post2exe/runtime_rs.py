@@ -96,7 +96,9 @@ thread_local! {
 const MAX_DEPTH: u32 = 100_000;
 
 fn unk<T>(m: &str) -> Result<T, E> { Err(E::Unk(m.to_string())) }
-#[inline] fn charge() -> Result<(), E> {
+// (not #[inline]: an inline runtime function is compiled again inside every checker, at the checker's
+// opt-level 0; a call into the optimised runtime library is faster)
+fn charge() -> Result<(), E> {
     FUEL.with(|f| { let n = f.get() + 1; f.set(n); let m = MAX_FUEL.with(|m| *m); if n > m { Err(E::Fuel(format!("step budget of {} exhausted", m))) } else { Ok(()) } })
 }
 // A range loop that runs to its end charges at least one step per value. One with more values than the
@@ -129,13 +131,13 @@ fn enter() -> Result<(), E> {
 }
 fn leave() { DEPTH.with(|d| d.set(d.get() - 1)); }
 
-#[inline] fn int(v: &V) -> Result<i128, E> {
+fn int(v: &V) -> Result<i128, E> {
     match v { V::I(n) => Ok(*n), _ => unk("expected an integer") }
 }
-#[inline] fn truth(v: &V) -> Result<bool, E> {
+fn truth(v: &V) -> Result<bool, E> {
     match v { V::B(b) => Ok(*b), _ => unk("expected a boolean") }
 }
-#[inline] fn seq(v: &V) -> Result<&Rc<Vec<V>>, E> {
+fn seq(v: &V) -> Result<&Rc<Vec<V>>, E> {
     match v { V::S(s) => Ok(s), _ => unk("expected a sequence") }
 }
 fn mk(v: Vec<V>) -> V { V::S(Rc::new(v)) }
