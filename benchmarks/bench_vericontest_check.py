@@ -97,13 +97,27 @@ def main() -> None:
     per: dict[str, dict[str, float]] = {}
     t0 = time.perf_counter()
 
+    checks: dict[str, Any] = {}
+
     def on_done(key: str, result: Any, error: str | None, _seconds: float) -> None:
         per[key] = result[1] if result is not None else {"total": _seconds, "error": 1.0}
+        if result is not None:
+            checks[key] = result[0]
 
     pool_executor(args.jobs).run(me.timed_check, work, on_done)
     wall = time.perf_counter() - t0
     stages = ("checker_build", "checker_run", "python_spec", "reference", "total")
     print(f"problems: {len(per)}; wall {wall:.1f} s with {args.jobs} workers")
+    from veriscale.evaluate.checks.vericontest import summarize
+
+    s = summarize([checks[k] for k, _ in work if k in checks])
+    print(
+        "summary (as `veriscale check`): "
+        + json.dumps({k: s[k] for k in ("postconditions_decided", "postconditions_with_cases") if k in s})
+    )
+    for k in ("ensures", "requires"):
+        if k in s:
+            print(f"  {k}: {json.dumps(s[k])}")
     for s in stages:
         print(f"  {s:14} {sum(t.get(s, 0.0) for t in per.values()):9.1f} s (sum over problems)")
     print(f"largest {args.top} problems by total:")
@@ -113,7 +127,9 @@ def main() -> None:
         top = sorted(per.items(), key=lambda kv: (-kv[1].get(s, 0.0), kv[0]))[:8]
         print(f"largest {s}: " + ", ".join(f"{pid} {t.get(s, 0.0):.1f}" for pid, t in top))
     if args.json:
-        Path(args.json).write_text(json.dumps({"wall": wall, "problems": per}, indent=1), encoding="utf-8")
+        Path(args.json).write_text(
+            json.dumps({"wall": wall, "problems": per, "summary": s}, indent=1, default=str), encoding="utf-8"
+        )
 
 
 if __name__ == "__main__":
