@@ -359,13 +359,23 @@ class _Fn:
         """A closure call of type Result<bool, E> (errors kept local for three-valued logic)."""
         return f"(|| -> Result<bool, E> {{ truth(&{self.val(e)}) }})()"
 
+    def _bool_or_stub(self, e: Expr) -> str:
+        """``_bool``, or an UNKNOWN stub when ``e`` is outside the fragment: the connective around it can
+        still decide (``false ==> ?`` is true, ``false && ?`` false, ``true || ?`` true, Kleene's logic);
+        the stub is recorded, so the checker is not complete and its UNKNOWNs still go to Python."""
+        try:
+            return self._bool(e)
+        except Untranslatable as exc:
+            self.tr.stubs.append(str(exc))
+            return f"(|| -> Result<bool, E> {{ unk({_rust_str('not compiled: ' + str(exc))}) }})()"
+
     def x_Binary(self, e: Binary) -> str:
         op = e.op
         if op in ("&&", "||", "==>", "<=="):
             lhs, rhs = (e.rhs, e.lhs) if op == "<==" else (e.lhs, e.rhs)
             stop = "false" if op == "&&" else "true"
             neg = op in ("==>", "<==")
-            a, b = self._bool(lhs), self._bool(rhs)
+            a, b = self._bool_or_stub(lhs), self._bool_or_stub(rhs)
             a_val = "!x" if neg else "x"
             return (
                 f"(|| -> R {{ match {a} {{ "
@@ -583,6 +593,7 @@ class _Translator:
         self.bodies: list[str] = []
         self.counter = 0
         self.errors: list[str] = []
+        self.stubs: list[str] = []  # operands of && / || / ==> outside the fragment (see _Fn._bool_or_stub)
 
     def fresh(self) -> int:
         self.counter += 1
@@ -686,6 +697,7 @@ def translate(
         for c in clauses:
             text = " ".join(c.text.split())
             short = text if len(text) <= 80 else text[:77] + "..."
+            stubs = len(tr.stubs)
             try:
                 if c.expr is None:
                     raise Untranslatable(f"parse error: {c.error}")
@@ -693,6 +705,11 @@ def translate(
             except Untranslatable as exc:
                 untranslated.append(f"{short}: {exc}")
                 body = f"unk({_rust_str('not compiled: ' + str(exc))})"
+            else:
+                if (
+                    len(tr.stubs) > stubs
+                ):  # compiled around an UNKNOWN stub: decided only where it does not matter
+                    untranslated.append(f"{short}: partly: {'; '.join(tr.stubs[stubs:])}")
             items.append(f"({_rust_str(short)}, &|| -> Result<bool, E> {{ {body} }})")
     if standalone:  # one file that plain rustc builds: JSON reader and runtime inline
         head = ["#![allow(warnings)]", JSON_MODULE, RUNTIME]
