@@ -115,6 +115,12 @@ def main() -> None:
     def on_done(key: str, result: Any, error: str | None, _seconds: float) -> None:
         out[key] = result if result is not None else {"problem": key, "error": error, "pairs": {},
                                                       "disagreements": [], "checker": False}  # fmt: skip
+        if len(out) % 50 == 0:  # running totals, so a cut-short run still reports what it did
+            done = list(out.values())
+            both = sum(v for r in done for k, v in r.get("pairs", {}).items() if "UNKNOWN" not in k)
+            dis = sum(len(r.get("disagreements", [])) for r in done)
+            print(f"[{len(done)}/{len(work)} problems, {time.perf_counter() - t0:.0f} s] verdicts both decide: "
+                  f"{both}; disagreements: {dis}", flush=True)  # fmt: skip
 
     pool_executor(args.jobs).run(me.agree_one, work, on_done)
     res = [out[k] for k, _ in work]
