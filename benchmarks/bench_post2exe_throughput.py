@@ -103,7 +103,7 @@ def _bench(pid: str, te: Any, ck: Any, cases: list[tuple[dict[str, Any], Any]], 
         if not comp.ok:
             res[f"opt{opt}"] = {"error": comp.errors[:300]}
             continue
-        cc = CompiledChecker(ck.checker, comp.binary)
+        cc = CompiledChecker(ck.checker, comp.binary, seconds=120.0)  # a heavy spec must not hold the run
         t, w = _cpu(), time.perf_counter()
         got = cc.check(rows)
         all_s = _cpu() - t
@@ -168,6 +168,7 @@ def main() -> None:
             ck = build_checker(p)
             if ck is None or not ck.ok or not ck.checker.complete:
                 continue
+            ck.seconds = 120.0  # backstop of one batch (rows it did not answer are UNKNOWN)
             te = py_engine.for_task(p)
             try:
                 cases = generated_cases(p, te, ck, count=args.cases) + example_cases(p, te)
