@@ -13,7 +13,9 @@ them (``crosscheck.mutated_outputs``: wrong-looking outputs, so FALSE verdicts
 occur). The compiled checker judges all of a problem's cases in one process;
 the Python evaluator (engine defaults: ``SPEC_FUEL`` steps) judges them in
 order until ``--python-seconds`` of CPU per problem are spent (the rest are
-counted as not run). Printed: verdict pairs per clause kind, the cases both
+counted as not run), each check with a ``--check-seconds`` clock backstop. The
+compiled checker's step budget is ``VERISCALE_POST2EXE_FUEL`` (set it lower than the
+engine's 64 M to keep the run short: fewer cases are decided, none differently). Printed: verdict pairs per clause kind, the cases both
 decide, and every disagreement (there must be none).
 """
 
@@ -32,16 +34,17 @@ sys.path.insert(0, str(HERE.parent / "src"))
 sys.path.insert(0, str(HERE))
 
 
-def agree_one(args: tuple[str, int, float]) -> dict[str, Any]:
+def agree_one(args: tuple[str, int, float, float]) -> dict[str, Any]:
     """One problem's verdict pairs (runs in a pool worker)."""
     from post2exe_cases import generated_cases
 
     from veriscale.formats.vericontest.dataset import ProblemError, read_problem
-    from veriscale.languages.verus.engine import VeriContestEngine
+    from veriscale.languages.verus.engine import SPEC_FUEL, VeriContestEngine
     from veriscale.languages.verus.post2exe.checker import build_checker
     from veriscale.languages.verus.post2exe.crosscheck import example_cases, mutated_outputs
+    from veriscale.runtime.limits import Limits
 
-    path, generated, py_seconds = args
+    path, generated, py_seconds, check_seconds = args
     res: dict[str, Any] = {"problem": Path(path).name, "checker": False, "complete": False, "pairs": {},
                            "disagreements": [], "not_run": 0, "cases": 0}  # fmt: skip
     try:
@@ -54,7 +57,11 @@ def agree_one(args: tuple[str, int, float]) -> dict[str, Any]:
         return res
     res["checker"] = True
     res["complete"] = ck.checker.complete
-    te = VeriContestEngine(post2exe=False).for_task(p)
+    # the engine's fuel; the clock only as a backstop of one check (a timed-out check is UNKNOWN, which
+    # never counts as an agreement or a disagreement)
+    te = VeriContestEngine(
+        post2exe=False, spec_limits=Limits(fuel=SPEC_FUEL, seconds=check_seconds, max_depth=100_000)
+    ).for_task(p)
     try:
         cases = example_cases(p, te)
         if generated:
@@ -102,13 +109,14 @@ def main() -> None:
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--generated", type=int, default=10)
     ap.add_argument("--python-seconds", type=float, default=60.0)
+    ap.add_argument("--check-seconds", type=float, default=10.0)
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--json")
     args = ap.parse_args()
     dirs = discover_problems(args.data)
     if args.only:
         dirs = [d for d in dirs if d.name in set(args.only)]
-    work = [(d.name, (str(d), args.generated, args.python_seconds)) for d in dirs]
+    work = [(d.name, (str(d), args.generated, args.python_seconds, args.check_seconds)) for d in dirs]
     out: dict[str, dict[str, Any]] = {}
     t0 = time.perf_counter()
 
