@@ -29,7 +29,11 @@ from ..compile import (
 from ..prelude import PRELUDE_CRATE, PRELUDE_LIB
 from .runtime_rs import RUNTIME_CRATE, RUNTIME_LIB
 
-__all__ = ["CHECKER_FLAGS", "compile_checker", "runtime_rlib"]
+__all__ = ["CHECKER_FLAGS", "POST2EXE_VERSION", "compile_checker", "runtime_rlib"]
+
+# part of every cache key, with the sources: bump it when the meaning of a compiled checker changes in a
+# way its source text may not show (3: ranges beyond the step budget are searched with a share of it)
+POST2EXE_VERSION = "3"
 
 # opt-level 0 by default: a checker compiles in under a second; VERISCALE_POST2EXE_OPT=3 trades
 # several seconds of rustc per problem for 3-7x faster checks (labelling large suites)
@@ -51,7 +55,14 @@ _lock = threading.Lock()
 def runtime_rlib(root: Path) -> Path:
     """The compiled runtime crate (built once per rustc version and runtime text)."""
     prelude = _prelude_rlib(root, DEFAULT_FLAGS)
-    key = _digest("post2exe-runtime", rustc_version(), " ".join(DEFAULT_FLAGS), RUNTIME_LIB, PRELUDE_LIB)
+    key = _digest(
+        "post2exe-runtime",
+        POST2EXE_VERSION,
+        rustc_version(),
+        " ".join(DEFAULT_FLAGS),
+        RUNTIME_LIB,
+        PRELUDE_LIB,
+    )
     d = root / "post2exe-rt" / key[:16]
     lib = d / f"lib{RUNTIME_CRATE}.rlib"
     if lib.is_file():
@@ -80,7 +91,9 @@ def compile_checker(
     ``CHECKER_FLAGS``), or reuse the cached binary."""
     root = cache_dir(cache)
     flags = CHECKER_FLAGS if flags is None else flags
-    key = _digest("post2exe", rustc_version(), " ".join(flags), source, RUNTIME_LIB, PRELUDE_LIB)
+    key = _digest(
+        "post2exe", POST2EXE_VERSION, rustc_version(), " ".join(flags), source, RUNTIME_LIB, PRELUDE_LIB
+    )
     d = root / "post2exe" / key[:2]
     binary = d / key
     errfile = d / f"{key}.err"

@@ -39,8 +39,28 @@ type R = Result<V, E>;
 thread_local! {
     static FUEL: Cell<u64> = Cell::new(0);
     static DEPTH: Cell<u32> = Cell::new(0);
-    static MEMO: std::cell::RefCell<HashMap<MK, V>> = std::cell::RefCell::new(HashMap::new());
+    static MEMO: std::cell::RefCell<HashMap<MK, V, FxB>> = std::cell::RefCell::new(HashMap::default());
 }
+// the memo's hasher: a multiply-rotate hash (as rustc's FxHash) instead of SipHash, which was a fifth of
+// a memo-heavy checker's time; only speed depends on it (no output iterates the map)
+#[derive(Default)]
+struct Fx(u64);
+impl Fx { #[inline] fn add(&mut self, x: u64) { self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95); } }
+impl std::hash::Hasher for Fx {
+    #[inline] fn finish(&self) -> u64 { self.0 }
+    #[inline] fn write(&mut self, bytes: &[u8]) {
+        let mut it = bytes.chunks_exact(8);
+        for c in &mut it { self.add(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])); }
+        for b in it.remainder() { self.add(*b as u64); }
+    }
+    #[inline] fn write_u8(&mut self, x: u8) { self.add(x as u64) }
+    #[inline] fn write_u32(&mut self, x: u32) { self.add(x as u64) }
+    #[inline] fn write_u64(&mut self, x: u64) { self.add(x) }
+    #[inline] fn write_usize(&mut self, x: usize) { self.add(x as u64) }
+    #[inline] fn write_isize(&mut self, x: isize) { self.add(x as u64) }
+    #[inline] fn write_i128(&mut self, x: i128) { self.add(x as u64); self.add((x >> 64) as u64) }
+}
+type FxB = std::hash::BuildHasherDefault<Fx>;
 
 // spec fn memo key: sequences by identity (the key holds a clone, so the address stays unique), as the
 // Python evaluator keys long tuples by id(); everything else by value
@@ -76,21 +96,48 @@ thread_local! {
 const MAX_DEPTH: u32 = 100_000;
 
 fn unk<T>(m: &str) -> Result<T, E> { Err(E::Unk(m.to_string())) }
-#[inline] fn charge() -> Result<(), E> {
+// (not #[inline]: an inline runtime function is compiled again inside every checker, at the checker's
+// opt-level 0; a call into the optimised runtime library is faster)
+fn charge() -> Result<(), E> {
     FUEL.with(|f| { let n = f.get() + 1; f.set(n); let m = MAX_FUEL.with(|m| *m); if n > m { Err(E::Fuel(format!("step budget of {} exhausted", m))) } else { Ok(()) } })
+}
+// A range loop that runs to its end charges at least one step per value. One with more values than the
+// clause has steps left cannot finish: instead of burning the whole budget it becomes a search for the
+// value that decides it early (a witness of `exists`, a counterexample of `forall`) with SEARCH_SHARE of
+// the budget; when that runs out, the values not tried are UNKNOWN ("exceeds the step budget").
+// `search_cap` gives the steps a loop may use (u64::MAX: it fits), `steps_used` the clause's steps so far.
+const SEARCH_SHARE: u64 = 64;
+fn steps_used() -> u64 { FUEL.with(|f| f.get()) }
+fn search_cap(lo: i128, hi: i128) -> u64 {
+    if hi < lo { return u64::MAX; }
+    let max = MAX_FUEL.with(|m| *m);
+    let left = max.saturating_sub(steps_used());
+    match hi.checked_sub(lo).and_then(|d| d.checked_add(1)) {
+        Some(n) if n <= left as i128 => u64::MAX,
+        _ => (max / SEARCH_SHARE).max(1).min(left),
+    }
+}
+// why a search stopped: with the search share of the budget, the values not tried are UNKNOWN (`Unk`: the
+// Python evaluator may still pin the binder with a solver); with less (the clause had less than the share
+// left) the budget itself is spent (`Fuel`, as when `charge` fails)
+fn range_cut(lo: i128, hi: i128, next: i128, cap: u64) -> E {
+    let max = MAX_FUEL.with(|m| *m);
+    if cap < (max / SEARCH_SHARE).max(1) { return E::Fuel(format!("step budget of {} exhausted", max)); }
+    let n = hi.checked_sub(lo).and_then(|d| d.checked_add(1)).map_or(format!("{}..={}", lo, hi), |n| n.to_string());
+    E::Unk(format!("range of {} values exceeds the step budget: undecided after {} values ({} steps)", n, next - lo, cap))
 }
 fn enter() -> Result<(), E> {
     DEPTH.with(|d| { let n = d.get() + 1; d.set(n); if n > MAX_DEPTH { Err(E::Fuel(format!("spec recursion deeper than {}", MAX_DEPTH))) } else { Ok(()) } })
 }
 fn leave() { DEPTH.with(|d| d.set(d.get() - 1)); }
 
-#[inline] fn int(v: &V) -> Result<i128, E> {
+fn int(v: &V) -> Result<i128, E> {
     match v { V::I(n) => Ok(*n), _ => unk("expected an integer") }
 }
-#[inline] fn truth(v: &V) -> Result<bool, E> {
+fn truth(v: &V) -> Result<bool, E> {
     match v { V::B(b) => Ok(*b), _ => unk("expected a boolean") }
 }
-#[inline] fn seq(v: &V) -> Result<&Rc<Vec<V>>, E> {
+fn seq(v: &V) -> Result<&Rc<Vec<V>>, E> {
     match v { V::S(s) => Ok(s), _ => unk("expected a sequence") }
 }
 fn mk(v: Vec<V>) -> V { V::S(Rc::new(v)) }

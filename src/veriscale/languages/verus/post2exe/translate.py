@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -76,6 +77,8 @@ class Checker:
     clauses: int = 0
 
 
+# `Ok(<variable>.clone())` or `Ok(<scalar literal>)`: an infallible value (see ``_Fn.val``)
+_PLAIN_OK = re.compile(r"Ok\(([A-Za-z_][A-Za-z0-9_]*\.clone\(\)|V::[IBC]\([^()]*\))\)")
 _INT_CONSTS = {f"{t}::{b}": v for t, (lo, hi) in INT_RANGES.items() for b, v in (("MIN", lo), ("MAX", hi))}
 _I128 = (-(2**127), 2**127 - 1)
 
@@ -188,7 +191,11 @@ class _Fn:
 
     def val(self, e: Expr) -> str:
         """A Rust expression of type V (inside a context returning Result)."""
-        return f"({self.ex(e)})?"
+        x = self.ex(e)
+        m = _PLAIN_OK.fullmatch(x)
+        # `(Ok(v))?` is `v`: a variable or literal needs no Result round trip (which unoptimised
+        # checkers pay on every use)
+        return m.group(1) if m else f"({x})?"
 
     def x_Lit(self, e: Lit) -> str:
         if e.kind == "bool":
@@ -352,13 +359,23 @@ class _Fn:
         """A closure call of type Result<bool, E> (errors kept local for three-valued logic)."""
         return f"(|| -> Result<bool, E> {{ truth(&{self.val(e)}) }})()"
 
+    def _bool_or_stub(self, e: Expr) -> str:
+        """``_bool``, or an UNKNOWN stub when ``e`` is outside the fragment: the connective around it can
+        still decide (``false ==> ?`` is true, ``false && ?`` false, ``true || ?`` true, Kleene's logic);
+        the stub is recorded, so the checker is not complete and its UNKNOWNs still go to Python."""
+        try:
+            return self._bool(e)
+        except Untranslatable as exc:
+            self.tr.stubs.append(str(exc))
+            return f"(|| -> Result<bool, E> {{ unk({_rust_str('not compiled: ' + str(exc))}) }})()"
+
     def x_Binary(self, e: Binary) -> str:
         op = e.op
         if op in ("&&", "||", "==>", "<=="):
             lhs, rhs = (e.rhs, e.lhs) if op == "<==" else (e.lhs, e.rhs)
             stop = "false" if op == "&&" else "true"
             neg = op in ("==>", "<==")
-            a, b = self._bool(lhs), self._bool(rhs)
+            a, b = self._bool_or_stub(lhs), self._bool_or_stub(rhs)
             a_val = "!x" if neg else "x"
             return (
                 f"(|| -> R {{ match {a} {{ "
@@ -541,8 +558,19 @@ class _Fn:
                     else f"[{', '.join(hi_parts)}].into_iter().min().unwrap()"
                 )
                 c = f"c{self.tr.fresh()}"
-                lines.append(f"let lo_{c}: i128 = {lo}; let hi_{c}: i128 = {hi}; let mut {c} = lo_{c};")
-                lines.append(f"while {c} <= hi_{c} {{ let {var} = V::I({c}); {c} += 1;")
+                # a range the remaining budget cannot cover is searched with a share of the budget;
+                # the values it does not reach make this binder's instances UNKNOWN (recorded like any
+                # other unknown instance, so other outer values still count)
+                lines.append(
+                    f"let lo_{c}: i128 = {lo}; let hi_{c}: i128 = {hi}; let cap_{c} = search_cap(lo_{c}, hi_{c}); "
+                    f"let f0_{c} = steps_used(); let mut {c} = lo_{c};"
+                )
+                lines.append(
+                    f"while {c} <= hi_{c} {{ if cap_{c} != u64::MAX && steps_used() - f0_{c} >= cap_{c} {{ "
+                    f"let e = range_cut(lo_{c}, hi_{c}, {c}, cap_{c}); if let E::Fuel(_) = e {{ return Err(e); }} "
+                    f"if err.is_none() {{ err = Some(e); }} break; }} "
+                    f"let {var} = V::I({c}); {c} += 1;"
+                )
                 closers.append("}")
             scope[n] = var
             f = f.sub({n: var})
@@ -565,6 +593,7 @@ class _Translator:
         self.bodies: list[str] = []
         self.counter = 0
         self.errors: list[str] = []
+        self.stubs: list[str] = []  # operands of && / || / ==> outside the fragment (see _Fn._bool_or_stub)
 
     def fresh(self) -> int:
         self.counter += 1
@@ -668,6 +697,7 @@ def translate(
         for c in clauses:
             text = " ".join(c.text.split())
             short = text if len(text) <= 80 else text[:77] + "..."
+            stubs = len(tr.stubs)
             try:
                 if c.expr is None:
                     raise Untranslatable(f"parse error: {c.error}")
@@ -675,6 +705,11 @@ def translate(
             except Untranslatable as exc:
                 untranslated.append(f"{short}: {exc}")
                 body = f"unk({_rust_str('not compiled: ' + str(exc))})"
+            else:
+                if (
+                    len(tr.stubs) > stubs
+                ):  # compiled around an UNKNOWN stub: decided only where it does not matter
+                    untranslated.append(f"{short}: partly: {'; '.join(tr.stubs[stubs:])}")
             items.append(f"({_rust_str(short)}, &|| -> Result<bool, E> {{ {body} }})")
     if standalone:  # one file that plain rustc builds: JSON reader and runtime inline
         head = ["#![allow(warnings)]", JSON_MODULE, RUNTIME]

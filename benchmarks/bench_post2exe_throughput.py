@@ -1,0 +1,209 @@
+"""Compiled Post2Exe checkers vs the Python evaluator: checks per second on quantifier-heavy specs.
+
+    PYTHONPATH=src .venv/bin/python benchmarks/bench_post2exe_throughput.py [--data DIR]
+        [--problems 12] [--cases 200] [--python-seconds 20] [--opt 0 3] [--only lc11 ...] [--json out.json]
+
+Selection rule (stated, not tuned): problems without a receiver whose
+``ensures`` is quantifier-heavy (``post2exe_cases.quantifier_heavy``: a
+quantifier with two or more binders, or two or more quantifiers) and whose
+checker translates every clause, sorted by id; ``--problems N`` evenly spaced
+ones among them (the next one when a problem yields fewer than 20 cases).
+
+Cases per problem: up to ``--cases`` generated inputs that ``requires``
+accepts with the reference's outputs (the suite builder's positive inputs,
+``post2exe_cases.generated_cases``), the description examples' cases, and
+mutated outputs of all of them (so both verdicts occur).
+
+Compiled: the whole batch through ONE checker process (``CompiledChecker.check``:
+JSON encoding, process start-up and both ``requires`` and ``ensures`` included);
+the checker is compiled once per ``--opt`` level into a fresh cache (the
+runtime library and prelude copied from the default cache, so only the checker
+compile is timed, reported separately). Python: the evaluator with the
+engine's default limits (``SPEC_FUEL``) on the same cases in the same order,
+``precondition`` + ``postcondition`` per case, until ``--python-seconds`` have
+passed (its rate is over the cases it did). Rates are in CPU seconds (user +
+sys; for the compiled checker its process's plus this process's JSON work), which
+load on a shared machine distorts far less than wall time; the compiled checker's
+wall-clock rate is kept in the JSON output. Printed per problem: cases,
+checks/s of each, the ratio over all the cases Python did, the ratio over the
+cases both decide (the compiled checker re-run on just those), compile
+seconds, and disagreements (cases both decide with different verdicts: must be
+0). Then the median and minimum ratios. Wall-clock figures: they move with the
+machine's load; tests never assert them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "src"))
+sys.path.insert(0, str(HERE))
+
+from post2exe_cases import generated_cases, quantifier_heavy  # noqa: E402
+
+from veriscale.formats.vericontest.dataset import ProblemError, discover_problems, read_problem  # noqa: E402
+from veriscale.languages.verus.compile import cache_dir  # noqa: E402
+from veriscale.languages.verus.engine import VeriContestEngine  # noqa: E402
+from veriscale.languages.verus.post2exe.build import CHECKER_FLAGS, compile_checker  # noqa: E402
+from veriscale.languages.verus.post2exe.checker import CompiledChecker, build_checker  # noqa: E402
+from veriscale.languages.verus.post2exe.crosscheck import example_cases, mutated_outputs  # noqa: E402
+
+
+def _flags(opt: str) -> tuple[str, ...]:
+    return tuple(f"opt-level={opt}" if f.startswith("opt-level=") else f for f in CHECKER_FLAGS)
+
+
+def _fresh_cache() -> Path:
+    """A temporary cache holding only the runtime library and prelude of the default cache."""
+    tmp = Path(tempfile.mkdtemp(prefix="vs-p2e-bench-"))
+    src = cache_dir()
+    for sub in ("post2exe-rt", "prelude"):
+        if (src / sub).is_dir():
+            shutil.copytree(src / sub, tmp / sub)
+    return tmp
+
+
+def _cpu() -> float:
+    """CPU seconds (user + sys) of this process and its waited-for children: less load-dependent than wall."""
+    c = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + c.ru_utime + c.ru_stime
+
+
+def _bench(pid: str, te: Any, ck: Any, cases: list[tuple[dict[str, Any], Any]], opts: list[str],
+           cache: Path, py_seconds: float) -> dict[str, Any]:  # fmt: skip
+    rows = [(te._json_inputs(i), te._json_output(o)) for i, o in cases]
+    # Python first: on the same cases in order, until its time is up
+    py_verdicts: list[tuple[Any, Any]] = []
+    py_times: list[float] = []
+    t0 = time.perf_counter()
+    for inputs, out in cases:
+        t = time.process_time()
+        py_verdicts.append((te.precondition(inputs), te.postcondition(inputs, out)))
+        py_times.append(time.process_time() - t)
+        if time.perf_counter() - t0 > py_seconds:
+            break
+    n_py = len(py_verdicts)
+    py_rate = n_py / sum(py_times)
+    res: dict[str, Any] = {"problem": pid, "cases": len(cases), "python_cases": n_py, "python_per_s": py_rate}
+    for opt in opts:
+        t, w = _cpu(), time.perf_counter()
+        comp = compile_checker(ck.checker.source, cache=cache, flags=_flags(opt))
+        compile_s, compile_wall = _cpu() - t, time.perf_counter() - w
+        if not comp.ok:
+            res[f"opt{opt}"] = {"error": comp.errors[:300]}
+            continue
+        cc = CompiledChecker(ck.checker, comp.binary, seconds=120.0)  # a heavy spec must not hold the run
+        t, w = _cpu(), time.perf_counter()
+        got = cc.check(rows)
+        all_s = _cpu() - t
+        wall_s = time.perf_counter() - w
+        both = [k for k in range(n_py) if not py_verdicts[k][0].is_unknown and not got[k][0].is_unknown
+                and got[k][1] is not None and not got[k][1].is_unknown and not py_verdicts[k][1].is_unknown]  # fmt: skip
+        disagree = [
+            k for k in both
+            if py_verdicts[k][0].truth != got[k][0].truth or py_verdicts[k][1].truth != got[k][1].truth  # type: ignore[union-attr]
+        ]  # fmt: skip
+        entry: dict[str, Any] = {"compile_s": compile_s, "compiled_per_s": len(rows) / all_s,
+                                 "compiled_wall_per_s": len(rows) / wall_s, "compile_wall_s": compile_wall,
+                                 "ratio_all": (len(rows) / all_s) / py_rate, "both_decided": len(both),
+                                 "disagreements": disagree}  # fmt: skip
+        if both:
+            sub = [rows[k] for k in both]
+            t = _cpu()
+            cc.check(sub)
+            sub_s = _cpu() - t
+            py_sub = len(both) / sum(py_times[k] for k in both)
+            entry.update(compiled_both_per_s=len(both) / sub_s, python_both_per_s=py_sub,
+                         ratio_both=(len(both) / sub_s) / py_sub)  # fmt: skip
+        res[f"opt{opt}"] = entry
+    return res
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", default=str(HERE.parent.parent / "shared" / "data" / "vericontest"))
+    ap.add_argument("--problems", type=int, default=12)
+    ap.add_argument("--cases", type=int, default=200)
+    ap.add_argument("--python-seconds", type=float, default=20.0)
+    ap.add_argument("--opt", nargs="+", default=["0", "3"])
+    ap.add_argument("--only", nargs="*")
+    ap.add_argument("--json")
+    args = ap.parse_args()
+    os.nice(10)
+    py_engine = VeriContestEngine(post2exe=False)  # the engine's default Python limits (SPEC_FUEL)
+    pool = []
+    for d in discover_problems(args.data):
+        if args.only and d.name not in args.only:
+            continue
+        try:
+            p = read_problem(d)
+        except ProblemError:
+            continue
+        if p.ref_signature.receiver or p.constructor is not None or not quantifier_heavy(p.spec):
+            continue
+        pool.append(p)
+    pool.sort(key=lambda p: p.id)
+    step = max(1, len(pool) // max(args.problems, 1))
+    order = [pool[k] for k in range(0, len(pool), step)] + [p for k, p in enumerate(pool) if k % step]
+    print(
+        f"quantifier-heavy problems without a receiver: {len(pool)}; taking {args.problems} (stride {step})"
+    )
+    cache = _fresh_cache()
+    results: list[dict[str, Any]] = []
+    try:
+        for p in order:
+            if len(results) >= args.problems:
+                break
+            ck = build_checker(p)
+            if ck is None or not ck.ok or not ck.checker.complete:
+                continue
+            ck.seconds = 120.0  # backstop of one batch (rows it did not answer are UNKNOWN)
+            te = py_engine.for_task(p)
+            try:
+                cases = generated_cases(p, te, ck, count=args.cases) + example_cases(p, te)
+            except Exception as exc:  # a reference that cannot run: no cases
+                print(f"  {p.id}: no cases ({exc})", file=sys.stderr)
+                continue
+            cases = cases + mutated_outputs(cases, per_case=1)
+            if len(cases) < 20:
+                continue
+            r = _bench(p.id, te, ck, cases, args.opt, cache, args.python_seconds)
+            results.append(r)
+            line = f"  {p.id:9} cases {r['cases']:4} (python did {r['python_cases']:4}) python {r['python_per_s']:8.1f}/s"
+            for opt in args.opt:
+                e = r[f"opt{opt}"]
+                if "error" in e:
+                    line += f" | opt{opt}: does not compile"
+                    continue
+                line += (f" | opt{opt}: compile {e['compile_s']:5.1f}s, {e['compiled_per_s']:9.1f}/s x{e['ratio_all']:7.1f}"
+                         f", both-decided {e['both_decided']} x{e.get('ratio_both', float('nan')):7.1f}"
+                         f", disagree {len(e['disagreements'])}")  # fmt: skip
+            print(line, flush=True)
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    for opt in args.opt:
+        es = [r[f"opt{opt}"] for r in results if "error" not in r[f"opt{opt}"]]
+        all_r = [e["ratio_all"] for e in es]
+        both_r = [e["ratio_both"] for e in es if "ratio_both" in e]
+        if all_r:
+            print(f"opt-level {opt}: {len(es)} problems; ratio over all cases median x{statistics.median(all_r):.1f} "
+                  f"min x{min(all_r):.1f}; over cases both decide median x{statistics.median(both_r or [0]):.1f} "
+                  f"min x{min(both_r or [0]):.1f}; compile median {statistics.median(e['compile_s'] for e in es):.1f} s; "
+                  f"disagreements {sum(len(e['disagreements']) for e in es)}")  # fmt: skip
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1, default=str), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
