@@ -126,3 +126,27 @@ def test_a_codeforces_whole_program_runs_on_the_examples_stdin() -> None:
     ok, bad = (r["metrics"]["nl2code"] for r in rows)
     assert ok.score.value == "PASS" and ok.n_pass == ok.n_tests == 3
     assert (bad.score.value, bad.error.value) == ("FAIL", "incorrect_output") and "printed" in bad.reason
+
+
+@pytest.mark.parametrize("pid", ["cf1669D", "cf1506A"])
+def test_a_problem_without_test_cases_is_not_evaluated_never_passed(pid: str) -> None:
+    """cf1669D's description has no example; cf1506A's only example is left out (a suite defect)."""
+    from veriscale.evaluate.scoring.aggregate import Score
+    from veriscale.evaluate.vericontest.generations import VC_TASKS, VcGeneration, ground_truth_generation
+    from veriscale.formats.vericontest.dataset import read_problem
+
+    p = read_problem(DATA / "codeforces" / pid)
+    gens = [ground_truth_generation(p, t) for t in VC_TASKS]
+    gens.append(VcGeneration(pid, "nl2code", 1, "", extraction_error="empty"))
+    rows = _score(pid, gens)
+    assert rows[0]["cases"]["positives"] == 0
+    got = {(r["task"], r["sample"], m): x for r in rows for m, x in r["metrics"].items()}
+    for (task, sample, m), x in got.items():
+        if sample == 1:
+            assert x.score is Score.FAIL, m  # a failure needs no test
+        elif m in ("nl2spec_pre", "end2end_pre"):  # decided by z3 equivalence alone: a real check
+            assert x.score is Score.PASS and x.n_tests == 1 and x.n_pass == 1, (m, x.reason)
+        elif task != "spec_code2proof":  # the ground-truth proof may count as modified (docs)
+            assert x.score is Score.NOT_EVALUATED, (m, x.reason)
+            assert "no test cases" in x.reason or "requires Verus" in x.reason, (m, x.reason)
+    assert "no test cases" in got[("nl2code", 0, "nl2code")].reason

@@ -25,8 +25,10 @@ Metrics per task (every one a ``MetricResult``; ``NOT_EVALUATED`` is never a pas
 
 An extraction failure (no program in the answer) fails every metric of the task
 with ``extraction_failed``. Aggregation is Verina's (``aggregate``): any FAIL
-fails, else any UNKNOWN is UNKNOWN, else PASS; a metric without tests passes
-with ``n_tests = 0``.
+fails, else any UNKNOWN is UNKNOWN, else PASS — except that a metric without
+tests is never passed: it is ``NOT_EVALUATED`` ("no test cases",
+``untested_not_passed``; e.g. a Codeforces problem whose description has no
+example and no test file), and so is a task metric built on it (``combine``).
 """
 
 from __future__ import annotations
@@ -46,7 +48,15 @@ from ...formats.vericontest.answers import (
 from ...formats.vericontest.preserved import SourceUnreadable, cheating, modification
 from ...formats.vericontest.requires_equiv import requires_equivalence
 from ...runtime.engine import Outcome, OutcomeKind, Verdict
-from ..scoring.aggregate import MetricResult, Score, TestResult, aggregate, combine, not_evaluated
+from ..scoring.aggregate import (
+    MetricResult,
+    Score,
+    TestResult,
+    aggregate,
+    combine,
+    not_evaluated,
+    untested_not_passed,
+)
 from ..scoring.errors import ErrorCategory
 from .cases import Case, ProblemCases
 from .generations import CODE_TASKS, VcGeneration
@@ -226,7 +236,8 @@ def _score_whole_program(engine: Any, program: str, cases: ProblemCases) -> Metr
         tests.append(test(where, stdout, res))
         if tests[-1].score is Score.FAIL:  # settled: the rest count as skipped
             break
-    return aggregate(tests, total=len(cases.stdin_cases), overestimable=False, excluded=len(cases.excluded))
+    whole = aggregate(tests, total=len(cases.stdin_cases), overestimable=False, excluded=len(cases.excluded))
+    return untested_not_passed(whole, _why_untested(cases))
 
 
 def score_code(
@@ -250,9 +261,14 @@ def score_code(
         return got, got
     eq, spec = got
     n_ex = len(cases.excluded)
+    why = _why_untested(cases)
     return (
-        aggregate(eq, total=len(cases.positives), overestimable=False, excluded=n_ex),
-        aggregate(spec, total=len(cases.positives), overestimable=False, excluded=n_ex),
+        untested_not_passed(
+            aggregate(eq, total=len(cases.positives), overestimable=False, excluded=n_ex), why
+        ),
+        untested_not_passed(
+            aggregate(spec, total=len(cases.positives), overestimable=False, excluded=n_ex), why
+        ),
     )
 
 
@@ -321,6 +337,7 @@ def score_spec(
     ]
     note = "" if cases.negatives else "no negative tests: the ensures' rejection of wrong outputs is untested"
     post = aggregate(tests, total=len(pairs), overestimable=False, note=note)
+    post = untested_not_passed(post, _why_untested(cases))  # before ``combine``: no vacuous nl2spec
     both = combine([pre, post])
     if pre.score is Score.FAIL and post.score is Score.FAIL:
         both = _with_error(both, ErrorCategory.PRE_POST_MISMATCH)
@@ -356,6 +373,23 @@ _EXTRACTION = {
 
 
 def score_sample(
+    engine: Any, problem: Any, te_gt: Any, cases: ProblemCases, gen: VcGeneration, opts: VcOptions
+) -> dict[str, MetricResult]:
+    """Every metric of ``gen``'s task (module docstring); none passes on zero test cases."""
+    metrics = _score_sample(engine, problem, te_gt, cases, gen, opts)
+    why = _why_untested(cases)
+    return {m: untested_not_passed(r, why) for m, r in metrics.items()}
+
+
+def _why_untested(cases: ProblemCases) -> str:
+    if cases.positives or cases.negatives:
+        return "no case applies to this metric"
+    if cases.excluded:
+        return f"all {len(cases.excluded)} candidate rows left out, first: {cases.excluded[0]}"
+    return "no example could be read from the description and the problem has no test file"
+
+
+def _score_sample(
     engine: Any, problem: Any, te_gt: Any, cases: ProblemCases, gen: VcGeneration, opts: VcOptions
 ) -> dict[str, MetricResult]:
     names = metrics_of_task(gen.task)
