@@ -61,7 +61,14 @@ from ..scoring.errors import ErrorCategory
 from .cases import Case, ProblemCases
 from .generations import CODE_TASKS, VcGeneration
 
-__all__ = ["VC_METRICS", "VC_TASK_METRICS", "VcOptions", "metrics_of_task", "score_sample"]
+__all__ = [
+    "VC_METRICS",
+    "VC_TASK_METRICS",
+    "VcOptions",
+    "metrics_of_task",
+    "score_sample",
+    "verus_candidates",
+]
 
 NOT_EVALUATED_VERUS = "not evaluated (requires Verus: --verus PATH or VERISCALE_VERUS)"
 
@@ -362,6 +369,25 @@ def _verus(opts: VcOptions, program: str) -> MetricResult:
     if ok:
         return MetricResult(Score.PASS, lower=True, upper=True, n_tests=1, n_pass=1)
     return _fail(ErrorCategory.VERIFICATION_FAILURE, msg)
+
+
+def verus_candidates(problem: Any, gens: Sequence[VcGeneration]) -> list[str]:
+    """The programs of ``gens``' proof samples that pass every check made without Verus (so that
+    scoring them will ask Verus), in order, each once: what a job verifies in one batch."""
+    out: list[str] = []
+    for g in gens:
+        if g.task not in ("spec_code2proof", "end2end") or g.extraction_error is not None:
+            continue
+        if _tokenizes(g.program) is not None or cheating(g.program):
+            continue
+        if g.task == "spec_code2proof":
+            try:
+                if modification(problem.code_spec, g.program, problem.signature.name) is not None:
+                    continue
+            except SourceUnreadable:
+                continue
+        out.append(g.program)
+    return list(dict.fromkeys(out))
 
 
 # ``veriscale generate``'s extraction categories in the paper's taxonomy; the rest: extraction_failed
