@@ -226,3 +226,23 @@ def test_live_verus_when_installed() -> None:
     assert backend(p.verified) == (True, "")
     ok, msg = backend(cheat)
     assert ok is False and "no-cheating" in msg
+
+
+def test_positives_the_ground_truth_spec_contradicts_test_code_but_not_specs() -> None:
+    """lc704's requires rejects every input, lc3022's stub ensures rejects the right answers
+    (docs/vericontest-mismatches.md): the examples still test code; spec metrics leave them out."""
+    from veriscale.evaluate.scoring.aggregate import Score
+    from veriscale.evaluate.vericontest.generations import ground_truth_generation
+    from veriscale.formats.vericontest.dataset import read_problem
+
+    for pid, why in (("lc704", "requires rejects"), ("lc3022", "ensures rejects")):
+        p = read_problem(DATA / "leetcode" / pid)
+        rows = _score(pid, [ground_truth_generation(p, t) for t in ("nl2code", "nl2spec")])
+        m = {k: v for r in rows for k, v in r["metrics"].items()}
+        assert m["nl2code"].score is Score.PASS and m["nl2code"].n_tests == rows[0]["cases"]["positives"] > 0
+        assert m["nl2spec"].score is Score.NOT_EVALUATED and why in m["nl2spec"].reason, m["nl2spec"].reason
+        assert m["nl2spec_post"].score is Score.NOT_EVALUATED
+    p = read_problem(DATA / "leetcode" / "lc3131")
+    (row,) = _score("lc3131", [ground_truth_generation(p, "nl2spec")])
+    post = row["metrics"]["nl2spec_post"]
+    assert post.score is Score.PASS and post.n_excluded == 1 and post.n_tests == 2  # example 0 left out

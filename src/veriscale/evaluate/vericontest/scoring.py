@@ -324,7 +324,8 @@ def score_spec(
     if te.spec() is None:
         r = _unknown(ErrorCategory.UNSUPPORTED, f"the answer's specification does not load: {te._spec_error}")
         return r, r, r
-    pos = cases.positives
+    pos = cases.spec_positives
+    n_excluded = len(cases.excluded) + len(cases.spec_excluded)
     pre_v = te.preconditions([c.inputs for c in pos]) if pos else []
     pre_tests = [
         _verdict_test(v, True, ErrorCategory.PRECOND_MISMATCH, c.where, "requires")
@@ -332,7 +333,7 @@ def score_spec(
     ]
     pre_tests.append(_equivalence_test(problem, program))
     # the upper bound (Verina's overestimate) counts an undecided equivalence whose tests pass
-    pre = aggregate(pre_tests, total=len(pos) + 1, overestimable=True, excluded=len(cases.excluded))
+    pre = aggregate(pre_tests, total=len(pos) + 1, overestimable=True, excluded=n_excluded)
     pairs = [(c.inputs, c.output) for c in pos] + [(c.inputs, c.output) for c in cases.negatives]
     post_v = te.postconditions(pairs) if pairs else []
     tests = [
@@ -343,8 +344,10 @@ def score_spec(
         for c, v in zip(cases.negatives, post_v[len(pos) :])
     ]
     note = "" if cases.negatives else "no negative tests: the ensures' rejection of wrong outputs is untested"
-    post = aggregate(tests, total=len(pairs), overestimable=False, note=note)
-    post = untested_not_passed(post, _why_untested(cases))  # before ``combine``: no vacuous nl2spec
+    post = aggregate(tests, total=len(pairs), overestimable=False, note=note, excluded=n_excluded)
+    post = untested_not_passed(
+        post, _why_untested(cases, spec=True)
+    )  # before ``combine``: no vacuous nl2spec
     both = combine([pre, post])
     if pre.score is Score.FAIL and post.score is Score.FAIL:
         both = _with_error(both, ErrorCategory.PRE_POST_MISMATCH)
@@ -407,7 +410,9 @@ def score_sample(
     return {m: untested_not_passed(r, why) for m, r in metrics.items()}
 
 
-def _why_untested(cases: ProblemCases) -> str:
+def _why_untested(cases: ProblemCases, *, spec: bool = False) -> str:
+    if spec and cases.spec_excluded and not cases.spec_positives and not cases.negatives:
+        return f"every positive left out of the spec metrics, first: {cases.spec_excluded[0]}"
     if cases.positives or cases.negatives:
         return "no case applies to this metric"
     if cases.excluded:
