@@ -154,6 +154,7 @@ def test_programs_that_could_reach_another_module_run_alone_and_duplicates_once(
     inner = "#![allow(unused)]\n" + GOOD
     assert not batchable(reach) and not batchable(inner) and batchable(GOOD)
     assert not batchable("mod helpers;\n" + GOOD) and not batchable('"unterminated')
+    assert batchable(GOOD.replace("ensures r == x", "ensures forall|i: int| #![trigger i] i == i"))
     got = verify_programs([reach, GOOD, inner, GOOD, prog("ok", 1)], verus, 10.0)
     assert [v.status for v in got] == ["verified"] * 5
     assert sorted(verus.runs) == sorted([["sample_0.rs"], ["sample_0.rs"], ["sample_0.rs", "sample_1.rs"]])

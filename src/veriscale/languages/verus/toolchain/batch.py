@@ -26,7 +26,8 @@ program, in order:
   the output's first lines — never a pass.
 
 A program is verified alone (as the crate root itself) when it could reach
-outside its module: ``crate``/``super`` paths, an inner attribute ``#![…]``,
+outside its module: ``crate``/``super`` paths, an inner attribute ``#![…]``
+(other than a quantifier's ``#![trigger …]``/``#![auto]``),
 ``extern``, ``macro_rules!``/``#[macro_export]``, an out-of-line ``mod x;``,
 or when it cannot be tokenized. Ties: programs keep their input order;
 identical programs are verified once.
@@ -56,6 +57,7 @@ __all__ = [
 DEFAULT_BATCH = 8  # programs per Verus invocation (bounds the cost of a timed-out batch)
 ROOT = "batch.rs"
 _MAX_ERRORS_SHOWN = 3
+_EXPRESSION_ATTRIBUTES = frozenset({"trigger", "auto"})
 
 
 @dataclass(frozen=True)
@@ -108,7 +110,9 @@ def batchable(program: str) -> bool:
         if t.kind == "ident" and t.text in ("crate", "super", "extern", "macro_rules", "macro_export"):
             return False
         if t.text == "#" and nxt == "!":
-            return False
+            inner = toks[i + 3].text if i + 3 < len(toks) else ""
+            if inner not in _EXPRESSION_ATTRIBUTES:  # ``#![trigger …]`` in a quantifier is not crate-level
+                return False
         if t.kind == "ident" and t.text == "mod" and i + 2 < len(toks) and toks[i + 2].text == ";":
             return False
     return True
