@@ -1,7 +1,10 @@
 """Summarise ``veriscale evaluate`` results of the VeriContest ground truth as generations
 (``vericontest_gt_generations.py``): per metric, how many problems pass, and every problem that does not.
 
-    PYTHONPATH=src python benchmarks/vericontest_gt_report.py OUT/results.jsonl [--defect-docs DOC ...]
+    PYTHONPATH=src python benchmarks/vericontest_gt_report.py OUT/results.jsonl [MORE/results.jsonl ...]
+        [--defect-docs DOC ...]
+
+(several results files: one evaluation run split into chunks of problems, read in the order given).
 
 **The score.** Per metric: ``PASS / (PASS + FAIL + UNKNOWN − documented defects)``, where
 
@@ -45,12 +48,17 @@ def documented(docs: list[str]) -> dict[str, str]:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("results")
+    ap.add_argument("results", nargs="+")
     ap.add_argument("--defect-docs", nargs="*", default=list(DEFAULT_DOCS))
     ap.add_argument("--width", type=int, default=170, help="characters of each reason shown")
     a = ap.parse_args()
     known = documented(a.defect_docs)
-    rows = [json.loads(x) for x in Path(a.results).read_text(encoding="utf-8").splitlines() if x.strip()]
+    rows = [
+        json.loads(x)
+        for f in a.results
+        for x in Path(f).read_text(encoding="utf-8").splitlines()
+        if x.strip()
+    ]
     print(f"{len(rows)} problems; {len(known)} problem ids named in {', '.join(a.defect_docs)}")
     listed: list[str] = []
     print(f"{'metric':24} {'pass':>5} {'fail':>5} {'unk':>5} {'n/e':>5} {'defect':>6} {'score':>8}")
