@@ -8,7 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from veriscale.evaluate.scoring.aggregate import Score, TestResult, aggregate, combine, not_evaluated
+from veriscale.evaluate.scoring.aggregate import (
+    NO_TEST_CASES,
+    Score,
+    TestResult,
+    aggregate,
+    combine,
+    not_evaluated,
+    untested_not_passed,
+    untested_sample_not_passed,
+)
 from veriscale.evaluate.scoring.errors import ErrorCategory, from_engine_category
 from veriscale.evaluate.scoring.passk import VERINA_FEWSHOT, mean_pass_at_k, parse_exclusions, pass_at_k
 
@@ -41,6 +50,21 @@ def test_all_pass_and_no_tests_pass() -> None:
     empty = aggregate([], note="no unexpected outputs")
     assert empty.score is Score.PASS and empty.lower and empty.upper
     assert empty.n_tests == 0 and empty.note == "no unexpected outputs"
+
+
+def test_a_sample_without_any_test_is_not_evaluated_never_passed() -> None:
+    empty = aggregate([])
+    failed = aggregate([TestResult(Score.FAIL, ErrorCategory.EXTRACTION_FAILED, "empty")])
+    got = untested_sample_not_passed({"a": empty, "b": combine([empty, empty]), "c": not_evaluated("x")})
+    assert {m: r.score for m, r in got.items()} == dict.fromkeys("abc", Score.NOT_EVALUATED)
+    assert got["a"].reason == NO_TEST_CASES and not got["a"].lower and not got["a"].upper
+    assert got["c"].reason == "x"
+    # a failure is kept; a sample with one tested metric keeps Verina's per-metric rule
+    assert untested_not_passed(failed) is failed
+    tested = {"a": empty, "b": aggregate([P])}
+    assert untested_sample_not_passed(tested) == tested
+    assert untested_not_passed(aggregate([U])).score is Score.UNKNOWN  # it has a test
+    assert untested_not_passed(empty, "why").reason == f"{NO_TEST_CASES} (why)"
 
 
 def test_skipped_tests_after_a_failure_are_counted() -> None:

@@ -193,6 +193,22 @@ def test_suite_without_unexpected_outputs_reports_untested_soundness(tmp_path: P
     assert qs2.score is Score.UNKNOWN and qs2.error is ErrorCategory.PARSE_ERROR
 
 
+def test_a_task_without_test_rows_is_not_evaluated_never_passed(tmp_path: Path) -> None:
+    def no_rows(task) -> None:
+        task.tests = []
+        task.reject_inputs = []
+
+    suite = _copy_task(tmp_path, "verina_basic_1", no_rows)
+    task = read_task(suite / "verina_basic_1")
+    gens = [ground_truth_generation(task, sample=0, kinds=["spec", "code"])]
+    gens.append(Generation(task.id, 1, ("code",), code="garbage ((", meta={"extraction_error": "empty"}))
+    run = evaluate_generations(gens, [SuiteSpec("s", suite)], EvalOptions(workers=1))
+    gt, bad = run.results
+    assert {m: r.score for m, r in gt.metrics.items()} == dict.fromkeys(gt.metrics, Score.NOT_EVALUATED)
+    assert "no test cases" in gt.metrics["code"].reason
+    assert bad.metrics["code"].score is Score.FAIL  # a failure needs no test
+
+
 def test_undecodable_rows_are_excluded_not_blamed(tmp_path: Path) -> None:
     def corrupt(task) -> None:
         task.tests[0].input = {"lst": "[1, 2"}  # not a literal

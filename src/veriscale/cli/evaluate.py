@@ -130,6 +130,9 @@ def evaluate_cmd(
     test_seconds: Annotated[
         float, typer.Option(help="VeriContest code tasks: wall-clock seconds per test (the paper's 2 s).")
     ] = 2.0,
+    verus_timeout: Annotated[
+        float, typer.Option(help="VeriContest proof tasks: Verus wall-clock seconds per program.")
+    ] = 120.0,
     executor: ExecutorOpt = "local",
     ray_address: RayAddressOpt = None,
 ) -> None:
@@ -173,7 +176,9 @@ def evaluate_cmd(
             trust_suite=trust_suite,
         )  # fmt: skip
         ex = executor_from_options(executor, workers, ray_address, serial_for_one=True)
-        fmt_runner(generations, suites, options, out, chart, ex, VcCliOptions(verus, test_seconds))
+        fmt_runner(
+            generations, suites, options, out, chart, ex, VcCliOptions(verus, test_seconds, verus_timeout)
+        )
         return
 
     warnings: list[str] = []

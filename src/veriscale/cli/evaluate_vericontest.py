@@ -21,6 +21,7 @@ __all__ = ["FORMAT_EVALUATORS", "VcCliOptions", "run_vericontest_evaluation"]
 class VcCliOptions:
     verus: str | None = None
     test_seconds: float = 2.0
+    verus_timeout: float = 120.0
 
 
 def run_vericontest_evaluation(
@@ -37,6 +38,7 @@ def run_vericontest_evaluation(
     from ..evaluate.scoring.errors import LABELS, ErrorCategory
     from ..evaluate.vericontest.generations import read_vc_generations
     from ..evaluate.vericontest.harness import VcEvalOptions, evaluate_vc_generations
+    from ..evaluate.vericontest.verus import find_verus
     from ..languages.registry import language
 
     console = Console()
@@ -52,8 +54,18 @@ def run_vericontest_evaluation(
     if not gs.generations:
         typer.echo(f"error: {generations}: no valid VeriContest generations", err=True)
         raise typer.Exit(2)
-    verus = extra.verus or os.environ.get("VERISCALE_VERUS") or None
-    vc = VcEvalOptions(test_seconds=extra.test_seconds, trust_suite=options.trust_suite, verus=verus)
+    asked = extra.verus or os.environ.get("VERISCALE_VERUS", "").strip() or None
+    verus = find_verus(asked) if asked else None
+    if asked and verus is None:
+        src = "--verus" if extra.verus else "VERISCALE_VERUS"
+        typer.echo(f"error: {src}: {asked!r} is not an executable Verus binary", err=True)
+        raise typer.Exit(2)
+    vc = VcEvalOptions(
+        test_seconds=extra.test_seconds,
+        trust_suite=options.trust_suite,
+        verus=verus,
+        verus_timeout=extra.verus_timeout,
+    )
     with (
         executor,
         Progress(

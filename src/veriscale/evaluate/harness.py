@@ -31,7 +31,7 @@ from ..formats.verina.dataset import discover_task_dirs, task_sort_key
 from ..runtime.executor import Executor, pool_executor
 from ..runtime.shipping import Shipped, local_path, ship
 from .generations import KINDS, Generation
-from .scoring.aggregate import MetricResult, Score, TestResult, aggregate
+from .scoring.aggregate import MetricResult, Score, TestResult, aggregate, untested_sample_not_passed
 from .scoring.codegen import CODE_METRICS
 from .scoring.errors import ErrorCategory
 from .scoring.proofgen import PROOF_METRICS
@@ -312,6 +312,7 @@ def run_job(job: Job) -> list[dict[str, Any]]:
                 )
             else:
                 metrics = evaluate_proof_sample(task, g, engine, timeout=job.timeout if files else None)
+            metrics = untested_sample_not_passed(metrics, "the suite has no usable row for this task")
         except Exception as exc:  # an engine bug on one sample must not lose the others
             metrics = _internal_error(job, f"{type(exc).__name__}: {exc}")[0]["metrics"]
         done[key] = metrics

@@ -83,3 +83,19 @@ def test_cheating_constructs_are_found_once_each() -> None:
     src = src.replace("pub fn twice", "#[verifier::external_body]\n    pub fn twice")
     assert cheating(src) == ["external_body", "assume(…)", "admit(…)"]
     assert cheating(GIVEN) == []
+
+
+def test_every_trusting_construct_is_refused_but_not_the_termination_lint() -> None:
+    """The attribute names of Verus's own ``--no-cheating`` checks, the older ``#[verifier(x)]``
+    spelling, and newer Verus's ``#[verus::trusted]``; ``exec_allows_no_decreases_clause`` (used by
+    59 of the benchmark's own proofs, accepted by ``--no-cheating``) is not a cheat."""
+    at = "pub fn twice"
+    cases = {
+        "#[verifier::assume_termination]": "assume_termination",
+        "#[verifier(external_body)]": "external_body",
+        "#[verifier::external_fn_specification]": "external_fn_specification",
+        "#[verus::trusted]": "verus::trusted",
+    }
+    for attr, name in cases.items():
+        assert cheating(GIVEN.replace(at, f"{attr}\n    {at}")) == [name], attr
+    assert cheating(GIVEN.replace(at, f"#[verifier::exec_allows_no_decreases_clause]\n    {at}")) == []

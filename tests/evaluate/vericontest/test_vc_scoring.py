@@ -114,6 +114,23 @@ def test_evaluate_cli_on_a_vericontest_root(tmp_path: Path) -> None:
     assert [r["sample"] for r in rows] == [0, 1, 2] and rows[0]["kinds"] == ["nl2spec", "nl2code"]
 
 
+def test_a_verus_path_that_is_not_an_executable_is_an_error(tmp_path: Path) -> None:
+    from veriscale.cli.app import _load_commands, app
+    from veriscale.evaluate.vericontest.generations import ground_truth_generation
+    from veriscale.formats.vericontest.dataset import read_problem
+
+    gens = tmp_path / "g.jsonl"
+    gens.write_text(
+        json.dumps(ground_truth_generation(read_problem(DATA / "leetcode" / "lc34"), "end2end").to_json())
+        + "\n"
+    )
+    _load_commands()
+    args = ["evaluate", "-g", str(gens), "-s", str(DATA / "leetcode" / "lc34"), "-o", str(tmp_path / "o"),
+            "--verus", str(tmp_path / "no-verus")]  # fmt: skip
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code == 2 and "not an executable Verus binary" in res.output
+
+
 def test_a_codeforces_whole_program_runs_on_the_examples_stdin() -> None:
     from veriscale.evaluate.vericontest.generations import VcGeneration
     from veriscale.formats.vericontest.dataset import read_problem
@@ -126,3 +143,106 @@ def test_a_codeforces_whole_program_runs_on_the_examples_stdin() -> None:
     ok, bad = (r["metrics"]["nl2code"] for r in rows)
     assert ok.score.value == "PASS" and ok.n_pass == ok.n_tests == 3
     assert (bad.score.value, bad.error.value) == ("FAIL", "incorrect_output") and "printed" in bad.reason
+
+
+@pytest.mark.parametrize("pid", ["cf1669D", "cf1506A"])
+def test_a_problem_without_test_cases_is_not_evaluated_never_passed(pid: str) -> None:
+    """cf1669D's description has no example; cf1506A's only example is left out (a suite defect)."""
+    from veriscale.evaluate.scoring.aggregate import Score
+    from veriscale.evaluate.vericontest.generations import VC_TASKS, VcGeneration, ground_truth_generation
+    from veriscale.formats.vericontest.dataset import read_problem
+
+    p = read_problem(DATA / "codeforces" / pid)
+    gens = [ground_truth_generation(p, t) for t in VC_TASKS]
+    gens.append(VcGeneration(pid, "nl2code", 1, "", extraction_error="empty"))
+    rows = _score(pid, gens)
+    assert rows[0]["cases"]["positives"] == 0
+    got = {(r["task"], r["sample"], m): x for r in rows for m, x in r["metrics"].items()}
+    for (task, sample, m), x in got.items():
+        if sample == 1:
+            assert x.score is Score.FAIL, m  # a failure needs no test
+        elif m in ("nl2spec_pre", "end2end_pre"):  # decided by z3 equivalence alone: a real check
+            assert x.score is Score.PASS and x.n_tests == 1 and x.n_pass == 1, (m, x.reason)
+        elif task != "spec_code2proof":  # the ground-truth proof may count as modified (docs)
+            assert x.score is Score.NOT_EVALUATED, (m, x.reason)
+            assert "no test cases" in x.reason or "requires Verus" in x.reason, (m, x.reason)
+    assert "no test cases" in got[("nl2code", 0, "nl2code")].reason
+
+
+def test_proof_samples_are_verified_in_one_batched_verus_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The job's proof programs go to Verus together (a fake Verus here: no Verus on this machine);
+    errors come back to the sample whose module they name."""
+    from veriscale.evaluate.scoring.aggregate import Score
+    from veriscale.evaluate.vericontest.generations import VcGeneration, ground_truth_generation
+    from veriscale.evaluate.vericontest.harness import VcEvalOptions, VcJob, run_vc_job
+    from veriscale.formats.vericontest.dataset import read_problem
+    from veriscale.languages.verus.toolchain import prover as backend_module
+    from veriscale.languages.verus.toolchain.batch import RunOutput
+
+    calls: list[tuple[str, list[str]]] = []
+
+    class FakeVerus:
+        def __init__(self, path: str, **_: object) -> None:
+            self.path = path
+
+        def __call__(self, files, root, timeout):
+            mods = [n for n in sorted(files) if n != "batch.rs"]
+            calls.append((self.path, mods))
+            bad = [n for n in mods if "BROKEN" in files[n]]
+            text = "".join(f"error: postcondition not satisfied\n  --> {n}:3:9\n\n" for n in bad)
+            text += f"verification results:: {2 * (len(mods) - len(bad))} verified, {len(bad)} errors\n"
+            return RunOutput(text, 1 if bad else 0)
+
+    monkeypatch.setattr(backend_module, "VerusRunner", FakeVerus)
+    p = read_problem(DATA / "leetcode" / "lc34")
+    gt = ground_truth_generation(p, "end2end")
+    broken = VcGeneration("lc34", "end2end", 1, gt.program.replace("fn main", "// BROKEN\nfn main"))
+    cheat = VcGeneration(
+        "lc34", "end2end", 2, gt.program.replace("fn main", "proof fn x() { admit(); }\nfn main")
+    )
+    d = DATA / "leetcode" / "lc34"
+    rows = run_vc_job(VcJob("vc", str(d), "lc34", (gt, broken, cheat), VcEvalOptions(verus="/opt/verus")))
+    got = {r["sample"]: r["metrics"]["end2end"] for r in rows}
+    assert got[0].score is Score.PASS
+    assert (got[1].score, got[1].error.value) == (Score.FAIL, "verification_failure")
+    assert "postcondition not satisfied" in got[1].reason
+    assert (got[2].score, got[2].error.value) == (Score.FAIL, "verification_failure")  # refused before Verus
+    assert calls == [("/opt/verus", ["sample_0.rs", "sample_1.rs"])]  # one run, two modules
+
+
+def test_live_verus_when_installed() -> None:
+    """Runs only where Verus is installed (``VERISCALE_VERUS``): the benchmark's own proof verifies,
+    an ``assume`` is refused."""
+    from veriscale.evaluate.vericontest.verus import find_verus, verus_verifier
+    from veriscale.formats.vericontest.dataset import read_problem
+
+    path = find_verus()
+    if path is None:
+        pytest.skip("Verus is not installed (set VERISCALE_VERUS to a verus binary)")
+    p = read_problem(DATA / "leetcode" / "lc34")
+    cheat = p.verified.replace("fn main", "proof fn x() ensures false { assume(false); }\nfn main")
+    backend = verus_verifier(path, 300.0)
+    backend.prefetch([p.verified, cheat])
+    assert backend(p.verified) == (True, "")
+    ok, msg = backend(cheat)
+    assert ok is False and "no-cheating" in msg
+
+
+def test_positives_the_ground_truth_spec_contradicts_test_code_but_not_specs() -> None:
+    """lc704's requires rejects every input, lc3022's stub ensures rejects the right answers
+    (docs/vericontest-mismatches.md): the examples still test code; spec metrics leave them out."""
+    from veriscale.evaluate.scoring.aggregate import Score
+    from veriscale.evaluate.vericontest.generations import ground_truth_generation
+    from veriscale.formats.vericontest.dataset import read_problem
+
+    for pid, why in (("lc704", "requires rejects"), ("lc3022", "ensures rejects")):
+        p = read_problem(DATA / "leetcode" / pid)
+        rows = _score(pid, [ground_truth_generation(p, t) for t in ("nl2code", "nl2spec")])
+        m = {k: v for r in rows for k, v in r["metrics"].items()}
+        assert m["nl2code"].score is Score.PASS and m["nl2code"].n_tests == rows[0]["cases"]["positives"] > 0
+        assert m["nl2spec"].score is Score.NOT_EVALUATED and why in m["nl2spec"].reason, m["nl2spec"].reason
+        assert m["nl2spec_post"].score is Score.NOT_EVALUATED
+    p = read_problem(DATA / "leetcode" / "lc3131")
+    (row,) = _score("lc3131", [ground_truth_generation(p, "nl2spec")])
+    post = row["metrics"]["nl2spec_post"]
+    assert post.score is Score.PASS and post.n_excluded == 1 and post.n_tests == 2  # example 0 left out

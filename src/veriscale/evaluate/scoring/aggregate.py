@@ -17,6 +17,15 @@ Per metric (e.g. "postcondition soundness" of one sample):
 
 ``NOT_EVALUATED`` (a proof without Lean) is neither a pass nor a failure: it
 is left out of pass@k averages and reported apart.
+
+**No vacuous passes.** A *sample* that no test exercised at all (every metric
+has ``n_tests == 0``: a task whose suite has no usable row) is
+``NOT_EVALUATED`` ("no test cases"), never PASS
+(``untested_sample_not_passed``, both benchmarks). Verina's per-metric rule
+above still holds inside a sample that has tests. VeriContest applies the
+stricter per-metric form (``untested_not_passed``): each of its metrics is a
+claim about test cases, so one that would pass on none is not evaluated.
+A FAIL (an extraction failure, a syntax error) stays a FAIL.
 """
 
 from __future__ import annotations
@@ -28,7 +37,19 @@ from typing import Any
 
 from .errors import ErrorCategory
 
-__all__ = ["MetricResult", "Score", "TestResult", "aggregate", "combine", "not_evaluated"]
+__all__ = [
+    "NO_TEST_CASES",
+    "MetricResult",
+    "Score",
+    "TestResult",
+    "aggregate",
+    "combine",
+    "not_evaluated",
+    "untested_not_passed",
+    "untested_sample_not_passed",
+]
+
+NO_TEST_CASES = "not evaluated: no test cases"
 
 
 class Score(enum.StrEnum):
@@ -213,3 +234,17 @@ def not_evaluated(reason: str) -> MetricResult:
         reason=reason,
         categories={ErrorCategory.NOT_EVALUATED.value: 1},
     )
+
+
+def untested_not_passed(r: MetricResult, why: str = "") -> MetricResult:
+    """``r``, except that a PASS or UNKNOWN resting on zero tests becomes NOT_EVALUATED."""
+    if r.n_tests > 0 or r.score in (Score.FAIL, Score.NOT_EVALUATED):
+        return r
+    return not_evaluated(f"{NO_TEST_CASES} ({why})" if why else NO_TEST_CASES)
+
+
+def untested_sample_not_passed(metrics: dict[str, MetricResult], why: str = "") -> dict[str, MetricResult]:
+    """A sample's metrics; when none of them has a test, each one not failed is NOT_EVALUATED."""
+    if any(r.n_tests > 0 for r in metrics.values()):
+        return metrics
+    return {m: untested_not_passed(r, why) for m, r in metrics.items()}

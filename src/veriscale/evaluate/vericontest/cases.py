@@ -19,6 +19,13 @@ stated output the reference implementation does not return (several valid
 answers, wrong examples), an undecodable row, a negative the ground-truth
 ``ensures`` accepts (it is a right answer). Only a definite disagreement
 counts; a reference that errs or a verdict that is UNKNOWN keeps the row.
+
+A positive the ground-truth *specification* contradicts — its ``requires``
+is FALSE on the input, or its ``ensures`` is FALSE on the reference's output
+(a benchmark defect of the spec: lc704's unsatisfiable ``requires``, lc3022's
+stub ``ensures``, lc3131's element-wise reading) — still tests code, but not
+specifications: it is marked (``Case.spec_defect``), counted in
+``spec_excluded`` and left out of the spec metrics (unless ``trust``).
 """
 
 from __future__ import annotations
@@ -53,6 +60,7 @@ class Case:
     inputs: dict[str, Any]  # runtime values keyed by the reference's parameter names
     output: Any  # full runtime output (an ``InPlaceOutput`` for in-place targets)
     expected_view: Any  # what a candidate's output is compared with (``view`` of the output)
+    spec_defect: str = ""  # why the ground-truth spec contradicts this positive ("": it does not)
 
 
 @dataclass
@@ -63,6 +71,12 @@ class ProblemCases:
     # Codeforces: (where, stdin, stdout) of the program-level positives the reference agrees with
     stdin_cases: list[tuple[str, str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    spec_excluded: list[str] = field(default_factory=list)  # "where: why" of positives with a spec_defect
+
+    @property
+    def spec_positives(self) -> list[Case]:
+        """The positives a specification is judged on."""
+        return [c for c in self.positives if not c.spec_defect]
 
 
 def _view(te: Any, out: Any) -> Any:
@@ -210,8 +224,26 @@ def build_cases(problem: Any, te: Any, *, trust: bool = False) -> ProblemCases:
             else:
                 lc.append((where, raw_in, raw_out))
     _lc_positives(te, lc, pc, trust)
+    if not trust:
+        _mark_spec_defects(te, pc)
     neg = Path(problem.path) / NEGATIVES_FILE
     if neg.is_file():
         for where, raw_in, raw_out in _jsonl(neg, pc, "negative"):
             _negative(te, where, raw_in, raw_out, pc, trust)
     return pc
+
+
+def _mark_spec_defects(te: Any, pc: ProblemCases) -> None:
+    """Mark the positives the ground-truth ``requires``/``ensures`` definitely reject (module doc)."""
+    pos = pc.positives
+    if not pos:
+        return
+    pre = te.preconditions([c.inputs for c in pos])
+    post = te.postconditions([(c.inputs, c.output) for c in pos])
+    for c, p, q in zip(pos, pre, post):
+        if p.is_false:
+            c.spec_defect = "suite defect: the ground-truth requires rejects this input"
+        elif q.is_false:
+            c.spec_defect = "suite defect: the ground-truth ensures rejects the reference's output"
+        if c.spec_defect:
+            pc.spec_excluded.append(f"{c.where}: {c.spec_defect} (left out of the spec metrics)")

@@ -75,6 +75,7 @@ def run_vc_job(job: VcJob) -> list[dict[str, Any]]:
     from ...formats.vericontest.dataset import ProblemError, read_problem
     from ...languages.registry import language
     from .cases import build_cases
+    from .scoring import verus_candidates
     from .verus import verus_verifier
 
     try:
@@ -94,7 +95,13 @@ def run_vc_job(job: VcJob) -> list[dict[str, Any]]:
         cases = build_cases(problem, te_gt, trust=o.trust_suite)
     except Exception as exc:  # report, don't crash the run
         return _internal(job, f"{type(exc).__name__}: {exc}")
-    vopts = VcOptions(verify=verus_verifier(o.verus, o.verus_timeout) if o.verus else None)
+    backend = verus_verifier(o.verus, o.verus_timeout) if o.verus else None
+    if backend is not None:
+        try:  # one batched Verus run for the job's proofs; a failure here is retried per sample below
+            backend.prefetch(verus_candidates(problem, job.samples))
+        except Exception:
+            pass
+    vopts = VcOptions(verify=backend)
     out: list[dict[str, Any]] = []
     done: dict[tuple[str, str | None, str], dict[str, MetricResult]] = {}
     for g in job.samples:

@@ -25,8 +25,10 @@ Metrics per task (every one a ``MetricResult``; ``NOT_EVALUATED`` is never a pas
 
 An extraction failure (no program in the answer) fails every metric of the task
 with ``extraction_failed``. Aggregation is Verina's (``aggregate``): any FAIL
-fails, else any UNKNOWN is UNKNOWN, else PASS; a metric without tests passes
-with ``n_tests = 0``.
+fails, else any UNKNOWN is UNKNOWN, else PASS — except that a metric without
+tests is never passed: it is ``NOT_EVALUATED`` ("no test cases",
+``untested_not_passed``; e.g. a Codeforces problem whose description has no
+example and no test file), and so is a task metric built on it (``combine``).
 """
 
 from __future__ import annotations
@@ -46,12 +48,27 @@ from ...formats.vericontest.answers import (
 from ...formats.vericontest.preserved import SourceUnreadable, cheating, modification
 from ...formats.vericontest.requires_equiv import requires_equivalence
 from ...runtime.engine import Outcome, OutcomeKind, Verdict
-from ..scoring.aggregate import MetricResult, Score, TestResult, aggregate, combine, not_evaluated
+from ..scoring.aggregate import (
+    MetricResult,
+    Score,
+    TestResult,
+    aggregate,
+    combine,
+    not_evaluated,
+    untested_not_passed,
+)
 from ..scoring.errors import ErrorCategory
 from .cases import Case, ProblemCases
 from .generations import CODE_TASKS, VcGeneration
 
-__all__ = ["VC_METRICS", "VC_TASK_METRICS", "VcOptions", "metrics_of_task", "score_sample"]
+__all__ = [
+    "VC_METRICS",
+    "VC_TASK_METRICS",
+    "VcOptions",
+    "metrics_of_task",
+    "score_sample",
+    "verus_candidates",
+]
 
 NOT_EVALUATED_VERUS = "not evaluated (requires Verus: --verus PATH or VERISCALE_VERUS)"
 
@@ -226,7 +243,8 @@ def _score_whole_program(engine: Any, program: str, cases: ProblemCases) -> Metr
         tests.append(test(where, stdout, res))
         if tests[-1].score is Score.FAIL:  # settled: the rest count as skipped
             break
-    return aggregate(tests, total=len(cases.stdin_cases), overestimable=False, excluded=len(cases.excluded))
+    whole = aggregate(tests, total=len(cases.stdin_cases), overestimable=False, excluded=len(cases.excluded))
+    return untested_not_passed(whole, _why_untested(cases))
 
 
 def score_code(
@@ -250,9 +268,14 @@ def score_code(
         return got, got
     eq, spec = got
     n_ex = len(cases.excluded)
+    why = _why_untested(cases)
     return (
-        aggregate(eq, total=len(cases.positives), overestimable=False, excluded=n_ex),
-        aggregate(spec, total=len(cases.positives), overestimable=False, excluded=n_ex),
+        untested_not_passed(
+            aggregate(eq, total=len(cases.positives), overestimable=False, excluded=n_ex), why
+        ),
+        untested_not_passed(
+            aggregate(spec, total=len(cases.positives), overestimable=False, excluded=n_ex), why
+        ),
     )
 
 
@@ -301,7 +324,8 @@ def score_spec(
     if te.spec() is None:
         r = _unknown(ErrorCategory.UNSUPPORTED, f"the answer's specification does not load: {te._spec_error}")
         return r, r, r
-    pos = cases.positives
+    pos = cases.spec_positives
+    n_excluded = len(cases.excluded) + len(cases.spec_excluded)
     pre_v = te.preconditions([c.inputs for c in pos]) if pos else []
     pre_tests = [
         _verdict_test(v, True, ErrorCategory.PRECOND_MISMATCH, c.where, "requires")
@@ -309,7 +333,7 @@ def score_spec(
     ]
     pre_tests.append(_equivalence_test(problem, program))
     # the upper bound (Verina's overestimate) counts an undecided equivalence whose tests pass
-    pre = aggregate(pre_tests, total=len(pos) + 1, overestimable=True, excluded=len(cases.excluded))
+    pre = aggregate(pre_tests, total=len(pos) + 1, overestimable=True, excluded=n_excluded)
     pairs = [(c.inputs, c.output) for c in pos] + [(c.inputs, c.output) for c in cases.negatives]
     post_v = te.postconditions(pairs) if pairs else []
     tests = [
@@ -320,7 +344,10 @@ def score_spec(
         for c, v in zip(cases.negatives, post_v[len(pos) :])
     ]
     note = "" if cases.negatives else "no negative tests: the ensures' rejection of wrong outputs is untested"
-    post = aggregate(tests, total=len(pairs), overestimable=False, note=note)
+    post = aggregate(tests, total=len(pairs), overestimable=False, note=note, excluded=n_excluded)
+    post = untested_not_passed(
+        post, _why_untested(cases, spec=True)
+    )  # before ``combine``: no vacuous nl2spec
     both = combine([pre, post])
     if pre.score is Score.FAIL and post.score is Score.FAIL:
         both = _with_error(both, ErrorCategory.PRE_POST_MISMATCH)
@@ -347,6 +374,25 @@ def _verus(opts: VcOptions, program: str) -> MetricResult:
     return _fail(ErrorCategory.VERIFICATION_FAILURE, msg)
 
 
+def verus_candidates(problem: Any, gens: Sequence[VcGeneration]) -> list[str]:
+    """The programs of ``gens``' proof samples that pass every check made without Verus (so that
+    scoring them will ask Verus), in order, each once: what a job verifies in one batch."""
+    out: list[str] = []
+    for g in gens:
+        if g.task not in ("spec_code2proof", "end2end") or g.extraction_error is not None:
+            continue
+        if _tokenizes(g.program) is not None or cheating(g.program):
+            continue
+        if g.task == "spec_code2proof":
+            try:
+                if modification(problem.code_spec, g.program, problem.signature.name) is not None:
+                    continue
+            except SourceUnreadable:
+                continue
+        out.append(g.program)
+    return list(dict.fromkeys(out))
+
+
 # ``veriscale generate``'s extraction categories in the paper's taxonomy; the rest: extraction_failed
 _EXTRACTION = {
     "parse_error": ErrorCategory.SYNTAX_ERROR,
@@ -356,6 +402,25 @@ _EXTRACTION = {
 
 
 def score_sample(
+    engine: Any, problem: Any, te_gt: Any, cases: ProblemCases, gen: VcGeneration, opts: VcOptions
+) -> dict[str, MetricResult]:
+    """Every metric of ``gen``'s task (module docstring); none passes on zero test cases."""
+    metrics = _score_sample(engine, problem, te_gt, cases, gen, opts)
+    why = _why_untested(cases)
+    return {m: untested_not_passed(r, why) for m, r in metrics.items()}
+
+
+def _why_untested(cases: ProblemCases, *, spec: bool = False) -> str:
+    if spec and cases.spec_excluded and not cases.spec_positives and not cases.negatives:
+        return f"every positive left out of the spec metrics, first: {cases.spec_excluded[0]}"
+    if cases.positives or cases.negatives:
+        return "no case applies to this metric"
+    if cases.excluded:
+        return f"all {len(cases.excluded)} candidate rows left out, first: {cases.excluded[0]}"
+    return "no example could be read from the description and the problem has no test file"
+
+
+def _score_sample(
     engine: Any, problem: Any, te_gt: Any, cases: ProblemCases, gen: VcGeneration, opts: VcOptions
 ) -> dict[str, MetricResult]:
     names = metrics_of_task(gen.task)

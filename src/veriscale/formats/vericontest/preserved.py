@@ -16,9 +16,20 @@ The first difference found is returned ("spec fn `f` changed", …); ``None``
 when both are kept. Source the tokenizer or the item scanner cannot follow is
 reported as such (the caller decides the category).
 
-``cheating(candidate)`` lists the constructs Verus's ``--no-cheating`` refuses:
-``assume(…)``, ``admit()``, ``#[verifier::external_body]``,
-``assume_specification``, ``#[verifier::external]``.
+``cheating(candidate)`` lists the constructs Verus's ``--no-cheating`` refuses
+(its ``no_cheating`` checks and tests: ``assume/admit``,
+``external_body/assume_specification``, ``#[verifier::assume_termination]``)
+plus the ones that trust code or specifications by other names:
+``assume(…)``, ``admit()``, ``assume_specification``, and the attributes
+``verifier::external_body``, ``verifier::external``,
+``verifier::external_fn_specification``,
+``verifier::external_trait_specification``, ``verifier::assume_termination``
+(also in the older ``#[verifier(name)]`` spelling), and ``verus::trusted``
+(newer Verus lets a trusted item assume, even with ``--no-cheating``).
+``#[verifier::exec_allows_no_decreases_clause]`` is *not* refused: Verus's
+``--no-cheating`` accepts it (it only turns off the termination lint of exec
+code) and 59 of the benchmark's own ``verified.rs`` use it; a non-terminating
+implementation is caught by the code tests' time limit instead.
 """
 
 from __future__ import annotations
@@ -30,6 +41,10 @@ from ...languages.verus.lexer import LexError, Tok, tokenize
 __all__ = ["SourceUnreadable", "cheating", "modification"]
 
 _SPEC_CLAUSES = ("requires", "ensures", "returns")
+_TRUSTING_ATTRIBUTES = frozenset({
+    "external_body", "external", "external_fn_specification", "external_trait_specification",
+    "assume_termination",
+})  # fmt: skip
 
 
 class SourceUnreadable(ValueError):
@@ -110,12 +125,20 @@ def cheating(candidate: str) -> list[str]:
     for i, t in enumerate(toks):
         name = ""
         nxt = toks[i + 1].text if i + 1 < len(toks) else ""
+        prev = toks[i - 1].text if i else ""
+        owner = toks[i - 2].text if i >= 2 else ""
         if t.kind == "ident" and t.text in ("assume", "admit") and nxt == "(":
             name = f"{t.text}(…)"
-        elif t.kind == "ident" and t.text in ("external_body", "external", "assume_specification"):
-            prev = toks[i - 1].text if i else ""
-            if t.text == "assume_specification" or prev == "::":
-                name = t.text
+        elif t.kind == "ident" and t.text == "assume_specification":
+            name = t.text
+        elif (
+            t.kind == "ident"
+            and t.text in _TRUSTING_ATTRIBUTES
+            and (prev == "::" or (prev == "(" and owner == "verifier"))
+        ):
+            name = t.text
+        elif t.kind == "ident" and t.text == "trusted" and prev == "::" and owner == "verus":
+            name = "verus::trusted"
         if name and name not in found:
             found.append(name)
     return found

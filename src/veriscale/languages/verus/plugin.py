@@ -74,6 +74,18 @@ class VerusLanguage:
 
         return write_checkers(problems, out, **kw)
 
+    def prover(self, path: str, timeout: float = 120.0, **kw: Any) -> Any:
+        """The real Verus as a batching, memoising ``verify(program)`` (``toolchain.prover``)."""
+        from .toolchain.prover import VerusBackend
+
+        return VerusBackend(path, timeout, **kw)
+
+    def find_prover(self, path: str | None = None) -> str | None:
+        """The Verus binary ``path`` or ``$VERISCALE_VERUS`` names, when it is an executable."""
+        from .toolchain.runner import find_verus
+
+        return find_verus(path)
+
     def offline_adversaries(self, task: Any) -> list[Adversary]:
         raise LanguageUnavailable("Verus adversaries are not built yet")
 
