@@ -781,28 +781,35 @@ def _perm_sources(atoms: list[Expr], x: str, banned: set[str]) -> list[Expr]:
 
 
 def _plan_scalars(q: Quant, names: list[str], rels: list[tuple[str, Expr, Expr, bool]]) -> list[BinderPlan]:
+    types = dict(q.binders)
+
+    def valid(x: str, p: BinderPlan) -> tuple[list[tuple[Expr, bool]], list[tuple[Expr, bool]]]:
+        # a bound that holds only for x >= 0 is dropped unless x's type makes it so, also before it
+        # is substituted into another binder's bounds (a wrong bound would shrink a domain)
+        if p.nonneg_only and not _unsigned(types.get(x)):
+            return p.lowers, [b for b in p.uppers if all(b is not n for n in p.nonneg_only)]
+        return p.lowers, p.uppers
+
     # bounds that mention no binder of this quantifier, for substituting later binders
     closed: Bounds = {}
     for x in names:
-        p = _derive(x, names, rels, set(), None)
-        closed[x] = (p.lowers, p.uppers)
+        closed[x] = valid(x, _derive(x, names, rels, set(), None))
     # then bounds through chains of other binders (0 <= l < peak < r: r > l + 1 > 0), a round per binder;
     # each round substitutes the previous round's closed bounds, so every bound stays closed
     for _ in range(len(names) - 1):
-        nxt: Bounds = {}
-        for x in names:
-            p = _derive(x, names, rels, set(), closed)
-            nxt[x] = (p.lowers, p.uppers)
-        closed = nxt
+        closed = {x: valid(x, _derive(x, names, rels, set(), closed)) for x in names}
     plans: list[BinderPlan] = []
     for k, (x, t) in enumerate(q.binders):
         p = _derive(x, names, rels, set(names[:k]), closed)
         p.type = t
         _divisor_bounds(p, x, set(names), rels)
-        if p.nonneg_only and not (isinstance(t, TCon) and (t.name == "nat" or t.name.startswith("u"))):
-            p.uppers = [b for b in p.uppers if all(b is not n for n in p.nonneg_only)]
+        p.lowers, p.uppers = valid(x, p)
         plans.append(p)
     return plans
+
+
+def _unsigned(t: Any) -> bool:
+    return isinstance(t, TCon) and (t.name == "nat" or t.name.startswith("u"))
 
 
 def _divisor_bounds(p: BinderPlan, x: str, quant: set[str], rels: list[tuple[str, Expr, Expr, bool]]) -> None:
