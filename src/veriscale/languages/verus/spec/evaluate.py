@@ -1215,6 +1215,9 @@ class _Quantifier:
 
     def domain(self, b: _Binder, env: dict[str, Any]) -> Any:
         """A ``_Domain`` (a superset of the binder's relevant values, or a search prefix) or ``_FRESH``."""
+        # computing a domain evaluates its bounds: charged, so that nested quantifiers whose inner
+        # domains come out empty (no instance reached, nothing else charged) still run out of fuel
+        limits.charge(1 + len(b.fixed) + len(b.lowers) + len(b.uppers))
         if b.fixed:
             vals: list[Any] = []
             for f in b.fixed:
