@@ -107,10 +107,20 @@ def cmd_speed(args: argparse.Namespace) -> None:
     )
     for sec, suite, tid, kind in slow[: args.slowest]:
         print(f"  slow: {suite} {tid} {kind}: {sec:.1f} s")
-    if args.dump:  # per suite, task and metric: the verdict and its counts (diff two runs' dumps)
+    if args.dump:  # per suite, task and metric: the verdict, its counts and reason (diff two runs' dumps)
         dump = {
             f"{r.suite} {r.task_id}": {
-                k: [m.score.value, m.n_tests, m.n_pass, m.n_fail, m.n_unknown, m.n_excluded]
+                k: [
+                    m.score.value,
+                    m.n_tests,
+                    m.n_pass,
+                    m.n_fail,
+                    m.n_unknown,
+                    m.n_excluded,
+                    m.n_skipped,
+                    m.reason,
+                    dict(sorted(m.categories.items())),
+                ]
                 for k, m in sorted(r.metrics.items())
             }
             for r in run.results

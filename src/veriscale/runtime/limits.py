@@ -55,6 +55,15 @@ class Budget:
         self.memo: dict[Any, Any] = {}
 
     @property
+    def clock_point(self) -> int:
+        """The fuel level below which the next charge tests the budget (and the clock)."""
+        return self._next_clock
+
+    def next_clock_point(self, fuel: int) -> int:
+        """The clock point ``charge`` sets once the fuel, not yet negative, fell to ``fuel``."""
+        return fuel - self._clock_every
+
+    @property
     def spent(self) -> int:
         """Fuel charged so far."""
         return self.limits.fuel - self.fuel
@@ -64,7 +73,7 @@ class Budget:
         if self.fuel < self._next_clock:
             if self.fuel < 0:
                 raise LimitExceeded("fuel", f"evaluation exceeded {self.limits.fuel} steps")
-            self._next_clock = self.fuel - self._clock_every
+            self._next_clock = self.next_clock_point(self.fuel)
             if time.monotonic() > self.deadline:
                 raise LimitExceeded("time", f"evaluation exceeded {self.limits.seconds:g} s")
 

@@ -32,6 +32,7 @@ from ..elab import ir
 from ..elab.env import Env
 from ..elab.scope import GlobalDef
 from ..errors import ElabError, Unsupported
+from . import doubling
 from .analysis import has_self_tail_call, is_self_call, param_types, rebinds, wants_memo
 from .freevars import free_vars
 from .guards import runtime_helpers as guard_helpers
@@ -468,6 +469,11 @@ class FnGen:
 
     def x_Call(self, n: ir.Call) -> str:
         t = n.target
+        if doubling.ENABLED and (dbl := doubling.match(n)) is not None:  # all subsequences: see there
+            # (arguments evaluated in the order, and with the temporaries, of the plain call)
+            wrap = self.simple if len(n.args) > 3 else (lambda e: e)
+            init, xs = (wrap(self.ex(a)) for a in dbl)
+            return f"_dfold({init}, {xs})"
         if isinstance(t, ir.Bltn) and any(isinstance(a, ir.BDefault) for a in n.args):
             return self.call_with_defaults(t, n.args)
         args = [self.ex(a) for a in n.args]

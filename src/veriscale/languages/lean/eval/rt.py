@@ -14,6 +14,7 @@ from veriscale.values.runtime import Fn, HMap, HSet, Some, Struct, call
 from ..builtins import ops
 from ..builtins.support import SIZE_CHECK_FROM, bcontains
 from ..errors import EvalError
+from .doubling import doubling_fold
 
 __all__ = ["NAMESPACE"]
 
@@ -95,6 +96,7 @@ NAMESPACE: dict[str, Any] = {
     "_match_fail": match_fail,
     "_mem": mem,
     "_append": append,
+    "_dfold": doubling_fold,
     "_nsub": ops.nat_sub,
     "_ndiv": ops.nat_div,
     "_nmod": ops.nat_mod,
