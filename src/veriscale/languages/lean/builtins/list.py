@@ -18,7 +18,17 @@ from ..errors import EvalError
 from . import ops
 from .optional import const, define
 from .registry import self_charging
-from .support import bcontains, bcontains_indexed, bcount, bindex, fn1, fn2, guard_size, hashable_scalars
+from .support import (
+    bcontains,
+    bcontains_indexed,
+    bcount,
+    bindex,
+    charged_parts,
+    fn1,
+    fn2,
+    guard_size,
+    hashable_scalars,
+)
 
 _LE = Fn(2, ops.rel_le, "LE.le")
 
@@ -347,16 +357,23 @@ def sublists(xs: tuple) -> tuple:
 @define("List.map", "(α → β) → List α → List β", "f l")
 def map_(f: Any, xs: tuple) -> tuple:
     g = fn1(f)
-    impl = getattr(g, "charged_impl", None)
-    if impl is not None:
+    parts = charged_parts(g)
+    if parts is not None:
         # A builtin mapped over a list (``xs.map List.reverse``): its registry wrapper's charge,
         # inlined — the same fuel, charged at the same points — without a wrapper call per element.
+        impl, pre, pre_n = parts
         charge = limits.charge
+        if impl is reverse and not pre:  # (reversing cannot fail: charge all, then build in C)
+            for x in xs:
+                if (type(x) is tuple or type(x) is str) and len(x) > 16:
+                    charge(len(x))
+            return tuple([x[::-1] for x in xs])
         out = []
         for x in xs:
-            if (type(x) is tuple or type(x) is str) and len(x) > 16:
-                charge(len(x))
-            out.append(impl(x))
+            n = pre_n + len(x) if type(x) is tuple or type(x) is str else pre_n
+            if n > 16:
+                charge(n)
+            out.append(impl(*pre, x))
         return tuple(out)
     return tuple([g(x) for x in xs])
 
@@ -370,6 +387,18 @@ def map_idx(f: Any, xs: tuple) -> tuple:
 @define("List.filter", "(α → Bool) → List α → List α", "p l")
 def filter_(p: Any, xs: tuple) -> tuple:
     g = fn1(p)
+    parts = charged_parts(g)
+    if parts is not None:  # a builtin predicate: its wrapper's charge inlined (see ``map_``)
+        impl, pre, pre_n = parts
+        charge = limits.charge
+        out = []
+        for x in xs:
+            n = pre_n + len(x) if type(x) is tuple or type(x) is str else pre_n
+            if n > 16:
+                charge(n)
+            if impl(*pre, x):
+                out.append(x)
+        return tuple(out)
     return tuple([x for x in xs if g(x)])
 
 
@@ -805,6 +834,9 @@ def pairwise(r: Any, xs: tuple) -> bool:
     """``R l[i] l[j]`` for all ``i < j``; ``(· ≤ ·)`` etc. given as ``ops.rel_*`` run in linear time."""
     if type(r) is Fn and r.arity == 2:
         if id(r.fn) in _TRANSITIVE:
+            native = _NATIVE_REL.get(id(r.fn))
+            if native is not None and len(xs) > 1 and type(xs[0]) in _NATIVE_SCALAR:
+                return all(map(native, xs, xs[1:]))  # (``_adjacent``'s fast path, inlined: hot)
             return _adjacent(xs, r.fn)
         if r.fn is ops.rel_ne:
             return _nodup(xs)

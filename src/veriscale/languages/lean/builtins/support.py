@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -16,6 +17,7 @@ __all__ = [
     "bcontains_indexed",
     "bcount",
     "bindex",
+    "charged_parts",
     "fn1",
     "fn2",
     "fn3",
@@ -34,6 +36,29 @@ def guard_size(n: int) -> None:
     """Refuse to build a value of ``n`` elements when that exceeds the budget."""
     if n >= SIZE_CHECK_FROM:
         limits.current().check_size(n)
+
+
+def charged_parts(g: Any) -> tuple[Callable[..., Any], tuple[Any, ...], int] | None:
+    """``(impl, pre, pre_n)`` when calling ``g(x)`` is calling a charging builtin wrapper (see
+    ``registry._charging``) as ``wrapper(*pre, x)``: ``g`` is the wrapper itself or a
+    ``functools.partial`` of it (an eta-reduced ``fun x => B c x``). ``pre_n`` is what the wrapper
+    counts of ``pre`` (the lengths of its lists and strings), so a caller looping over many ``x``
+    can charge ``pre_n + len x`` when above 16 and call ``impl`` itself: the same fuel at the same
+    points, without a wrapper call per element. None otherwise."""
+    pre: tuple[Any, ...] = ()
+    if type(g) is functools.partial:
+        if g.keywords:
+            return None
+        pre = g.args
+        g = g.func
+    impl = getattr(g, "charged_impl", None)
+    if impl is None:
+        return None
+    pre_n = 0
+    for a in pre:
+        if type(a) is tuple or type(a) is str:
+            pre_n += len(a)
+    return impl, pre, pre_n
 
 
 def fn1(f: Any) -> Callable[[Any], Any]:

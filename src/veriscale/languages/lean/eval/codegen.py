@@ -527,6 +527,9 @@ class FnGen:
         rel = self._rel_lambda(n)
         if rel is not None:
             return rel
+        eta = self._eta_builtin(n)
+        if eta is not None:
+            return eta
         fvs = free_vars(n)
         k = len(n.params)
         if not fvs:
@@ -573,6 +576,37 @@ class FnGen:
         self.c.hoisted.extend([f"def {fname}({', '.join(n.params)}):", *sub.lines, f"    return {body}"])
         self.c.hoisted.append(f"{name} = _Fn({k}, {fname})")
         return name
+
+    def _eta_builtin(self, n: ir.Lam) -> str | None:
+        """``fun x => B c x`` (a builtin applied to closed constants, then to the parameters in
+        order) as the builtin itself, or a ``functools.partial`` of it: the same calls, charges
+        and errors (a lambda does not tick), one Python frame less per call, and list builtins
+        that loop over it see the charging wrapper (``support.charged_parts``)."""
+        b = n.body
+        while isinstance(b, ir.Coe) and b.kind != "some":  # (the other coercions compile to nothing)
+            b = b.expr
+        k = len(n.params)
+        if not (k and isinstance(b, ir.Call) and isinstance(b.target, ir.Bltn) and len(b.args) >= k):
+            return None
+        bi = breg.lookup(b.target.name)
+        if bi is None or bi.arity != len(b.args) or any(isinstance(a, ir.BDefault) for a in b.args):
+            return None
+        pre, last = b.args[: len(b.args) - k], b.args[len(b.args) - k :]
+        if not all(isinstance(a, ir.Var) and a.name == p for a, p in zip(last, n.params, strict=True)):
+            return None
+        if any(free_vars(a) for a in pre):
+            return None
+        sub = FnGen(self.c, self.ind)
+        codes = [sub.ex(a) for a in pre]
+        if sub.lines or not all(c.isidentifier() for c in codes):
+            return None
+        if bi.inhabited is not None:
+            assert b.target.inst is not None
+            codes = [self.c.default_const(b.target.inst), *codes]
+        f = self.c.builtin_impl(b.target.name)
+        if not codes:
+            return f"_Fn({k}, {f})"
+        return f"_Fn({k}, _partial({f}, {', '.join(codes)}))"
 
     def _rel_lambda(self, n: ir.Lam) -> str | None:
         """``(· ≤ ·)`` on scalars: the shared relation functions that builtins run natively."""

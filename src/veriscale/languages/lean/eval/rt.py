@@ -6,6 +6,7 @@ the names listed in ``NAMESPACE``. Keep them small: they are on the hot path.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from veriscale.runtime import limits
@@ -97,6 +98,7 @@ NAMESPACE: dict[str, Any] = {
     "_mem": mem,
     "_append": append,
     "_dfold": doubling_fold,
+    "_partial": functools.partial,
     "_nsub": ops.nat_sub,
     "_ndiv": ops.nat_div,
     "_nmod": ops.nat_mod,
