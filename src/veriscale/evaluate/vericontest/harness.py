@@ -76,6 +76,7 @@ def run_vc_job(job: VcJob) -> list[dict[str, Any]]:
     from ...languages.registry import language
     from .cases import build_cases
     from .scoring import verus_candidates
+    from .spec_verdicts import SpecVerdicts
     from .verus import verus_verifier
 
     try:
@@ -101,7 +102,12 @@ def run_vc_job(job: VcJob) -> list[dict[str, Any]]:
             backend.prefetch(verus_candidates(problem, job.samples))
         except Exception:
             pass
-    vopts = VcOptions(verify=backend)
+    memo = SpecVerdicts(cases)
+    try:  # the ground truth's verdicts, computed while building the cases, serve identical specs
+        memo.seed_ground_truth(te_gt)
+    except Exception:  # only a lost saving: every verdict is then computed
+        pass
+    vopts = VcOptions(verify=backend, spec_verdicts=memo)
     out: list[dict[str, Any]] = []
     done: dict[tuple[str, str | None, str], dict[str, MetricResult]] = {}
     for g in job.samples:
