@@ -114,12 +114,21 @@ def test_identical_specifications_reuse_the_ground_truths_verdicts(suite_problem
         assert score_spec(engine, p, cases, program, memo) == score_spec(engine, p, cases, program)
 
 
-def test_ground_truth_passes_on_the_suite(suite_problem: Path) -> None:
+def test_ground_truth_passes_on_the_suite(suite_problem: Path, monkeypatch) -> None:
     from veriscale.evaluate.scoring.aggregate import Score
+    from veriscale.evaluate.vericontest import scoring
     from veriscale.evaluate.vericontest.generations import VC_TASKS, ground_truth_generation
     from veriscale.evaluate.vericontest.harness import VcEvalOptions, VcJob, run_vc_job
     from veriscale.formats.vericontest.dataset import read_problem
 
+    programs: list[str] = []
+    real = scoring.score_code
+
+    def counting(engine, problem, te_gt, cases, program):
+        programs.append(program)
+        return real(engine, problem, te_gt, cases, program)
+
+    monkeypatch.setattr(scoring, "score_code", counting)
     p = read_problem(suite_problem)
     gens = tuple(ground_truth_generation(p, t) for t in VC_TASKS)
     rows = run_vc_job(VcJob("vc", str(suite_problem), "lc34", gens, VcEvalOptions()))
@@ -130,6 +139,8 @@ def test_ground_truth_passes_on_the_suite(suite_problem: Path) -> None:
     )
     assert scores["nl2code"].n_tests == 3 + len(POSITIVES)
     assert scores["nl2spec_post"].n_tests == 3 + len(POSITIVES) + len(NEGATIVES) - 1
+    # nl2code, spec2code and nl_spec2code answer code_spec.rs: run once; end2end (verified.rs) once
+    assert programs == [p.code_spec, p.verified]
 
 
 def test_ground_truth_passes_on_cf231a_inline_example() -> None:
