@@ -25,7 +25,7 @@ from ...runtime.shipping import Shipped, local_path, ship
 from ..harness import EvalOptions, EvaluationRun, SampleResult, SuiteInfo, SuiteSpec, group_by_task
 from ..scoring.aggregate import MetricResult, Score, TestResult, aggregate
 from ..scoring.errors import ErrorCategory
-from .generations import VC_TASKS, VcGeneration
+from .generations import CODE_TASKS, VC_TASKS, VcGeneration
 from .scoring import VcOptions, metrics_of_task, score_sample
 
 __all__ = ["VcEvalOptions", "evaluate_vc_generations"]
@@ -76,6 +76,7 @@ def run_vc_job(job: VcJob) -> list[dict[str, Any]]:
     from ...languages.registry import language
     from .cases import build_cases
     from .scoring import verus_candidates
+    from .spec_verdicts import SpecVerdicts
     from .verus import verus_verifier
 
     try:
@@ -101,14 +102,25 @@ def run_vc_job(job: VcJob) -> list[dict[str, Any]]:
             backend.prefetch(verus_candidates(problem, job.samples))
         except Exception:
             pass
-    vopts = VcOptions(verify=backend)
+    memo = SpecVerdicts(cases)
+    try:  # the ground truth's verdicts, computed while building the cases, serve identical specs
+        memo.seed_ground_truth(te_gt)
+    except Exception:  # only a lost saving: every verdict is then computed
+        pass
+    vopts = VcOptions(verify=backend, spec_verdicts=memo)
     out: list[dict[str, Any]] = []
     done: dict[tuple[str, str | None, str], dict[str, MetricResult]] = {}
     for g in job.samples:
         start = time.perf_counter()
-        key = (g.task, g.extraction_error, g.program)
+        # the three code tasks score a program alike (``score_sample`` -> ``score_code``, nothing
+        # task-specific): one run serves all of them
+        key = ("code" if g.task in CODE_TASKS else g.task, g.extraction_error, g.program)
         try:
-            metrics = done.get(key) or score_sample(engine, problem, te_gt, cases, g, vopts)
+            seen = done.get(key)
+            if seen is not None:  # same results under this task's metric names (same order)
+                metrics = dict(zip(metrics_of_task(g.task), seen.values()))
+            else:
+                metrics = score_sample(engine, problem, te_gt, cases, g, vopts)
         except Exception as exc:  # an engine bug on one sample must not lose the others
             metrics = _internal(
                 VcJob(job.suite, job.problem_dir, job.task_id, (g,), o), f"{type(exc).__name__}: {exc}"

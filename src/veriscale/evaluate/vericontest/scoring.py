@@ -103,6 +103,8 @@ VC_METRICS: tuple[str, ...] = tuple(
 class VcOptions:
     # Verus backend: ``verify(program) -> (passed, message)`` or None (proof tasks NOT_EVALUATED)
     verify: Callable[[str], tuple[bool | None, str]] | None = None
+    # the job's memo of specification verdicts (``spec_verdicts.SpecVerdicts``); None: none kept
+    spec_verdicts: Any = None
 
 
 def _fail(cat: ErrorCategory, reason: str, where: str = "program") -> MetricResult:
@@ -162,7 +164,8 @@ def _code_tests(
     outs: list[Outcome] = cand.runs([c.inputs for c in positives]) if positives else []
     outs = _retry_environment(cand, positives, outs)
     eq: list[TestResult] = []
-    spec: list[TestResult] = []
+    spec: list[TestResult | None] = []
+    wrong: list[tuple[int, Case, Any, str]] = []  # (index, case, output, why): judged by the ensures below
     for case, out in zip(positives, outs):
         w = case.where
         if out.kind is OutcomeKind.ERROR and out.category == "compile":
@@ -180,17 +183,8 @@ def _code_tests(
                 continue
             why = f"{w}: got {_short(got)}, expected {_short(case.expected_view)}"
             eq.append(TestResult(Score.FAIL, ErrorCategory.INCORRECT_OUTPUT, why, w))
-            v: Verdict = te_gt.postcondition(case.inputs, out.value)
-            if v.is_true:
-                spec.append(TestResult(Score.PASS, where=w))
-            elif v.is_false:
-                spec.append(
-                    TestResult(Score.FAIL, ErrorCategory.INCORRECT_OUTPUT, why + " (ensures rejects it)", w)
-                )
-            else:
-                spec.append(
-                    TestResult(Score.UNKNOWN, ErrorCategory.UNDECIDED, f"{why}; ensures: {v.reason}", w)
-                )
+            wrong.append((len(spec), case, out.value, why))
+            spec.append(None)
             continue
         reason = f"{w}: {out.reason}"
         if _environment_failure(out):  # the machine, not the answer: no verdict
@@ -207,7 +201,17 @@ def _code_tests(
             r = TestResult(Score.UNKNOWN, ErrorCategory.UNSUPPORTED, reason, w)
         eq.append(r)
         spec.append(r)
-    return eq, spec
+    # every differing output judged by the ground-truth ensures in one batch (one checker process)
+    verdicts: list[Verdict] = te_gt.postconditions([(c.inputs, v) for _, c, v, _ in wrong]) if wrong else []
+    for (k, case, _, why), v in zip(wrong, verdicts):
+        w = case.where
+        if v.is_true:
+            spec[k] = TestResult(Score.PASS, where=w)
+        elif v.is_false:
+            spec[k] = TestResult(Score.FAIL, ErrorCategory.INCORRECT_OUTPUT, why + " (ensures rejects it)", w)
+        else:
+            spec[k] = TestResult(Score.UNKNOWN, ErrorCategory.UNDECIDED, f"{why}; ensures: {v.reason}", w)
+    return eq, [t for t in spec if t is not None]
 
 
 def _score_whole_program(engine: Any, program: str, cases: ProblemCases) -> MetricResult:
@@ -313,9 +317,11 @@ def _equivalence_test(problem: Any, program: str) -> TestResult:
 
 
 def score_spec(
-    engine: Any, problem: Any, cases: ProblemCases, program: str
+    engine: Any, problem: Any, cases: ProblemCases, program: str, memo: Any = None
 ) -> tuple[MetricResult, MetricResult, MetricResult]:
-    """(combined, pre, post) of an answer's specification."""
+    """(combined, pre, post) of an answer's specification. ``memo`` (a ``SpecVerdicts`` over
+    ``cases``) gives the verdicts an identical specification already got, the ground truth's
+    included; without it every verdict is computed (batched: one checker process per kind)."""
     bad = _tokenizes(program) or _spec_target_problem(problem, program)
     if bad is not None:
         r = _fail(ErrorCategory.SYNTAX_ERROR, bad)
@@ -326,7 +332,12 @@ def score_spec(
         return r, r, r
     pos = cases.spec_positives
     n_excluded = len(cases.excluded) + len(cases.spec_excluded)
-    pre_v = te.preconditions([c.inputs for c in pos]) if pos else []
+    key = memo.identity(te, program) if memo is not None else None
+    pre_v = (
+        (memo.requires(te, key, pos) if memo is not None else te.preconditions([c.inputs for c in pos]))
+        if pos
+        else []
+    )
     pre_tests = [
         _verdict_test(v, True, ErrorCategory.PRECOND_MISMATCH, c.where, "requires")
         for c, v in zip(pos, pre_v)
@@ -335,7 +346,10 @@ def score_spec(
     # the upper bound (Verina's overestimate) counts an undecided equivalence whose tests pass
     pre = aggregate(pre_tests, total=len(pos) + 1, overestimable=True, excluded=n_excluded)
     pairs = [(c.inputs, c.output) for c in pos] + [(c.inputs, c.output) for c in cases.negatives]
-    post_v = te.postconditions(pairs) if pairs else []
+    if memo is not None:
+        post_v = memo.ensures(te, key, [*pos, *cases.negatives]) if pairs else []
+    else:
+        post_v = te.postconditions(pairs) if pairs else []
     tests = [
         _verdict_test(v, True, ErrorCategory.POSTCOND_MISMATCH, c.where, "ensures")
         for c, v in zip(pos, post_v[: len(pos)])
@@ -434,7 +448,7 @@ def _score_sample(
         eq, spec = score_code(engine, problem, te_gt, cases, program)
         return {names[0]: eq, names[1]: spec}
     if gen.task == "nl2spec":
-        both, pre, post = score_spec(engine, problem, cases, program)
+        both, pre, post = score_spec(engine, problem, cases, program, opts.spec_verdicts)
         return {"nl2spec": both, "nl2spec_pre": pre, "nl2spec_post": post}
     bad = _tokenizes(program)
     if bad is not None:
@@ -456,7 +470,7 @@ def _score_sample(
             }
         return {"spec_code2proof": _verus(opts, program)}
     # end2end
-    spec, _pre, _post = score_spec(engine, problem, cases, program)
+    spec, _pre, _post = score_spec(engine, problem, cases, program, opts.spec_verdicts)
     code, _ = score_code(engine, problem, te_gt, cases, program)
     if cheats:
         whole = _fail(ErrorCategory.VERIFICATION_FAILURE, f"--no-cheating: {', '.join(cheats)}")

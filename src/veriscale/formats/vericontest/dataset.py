@@ -381,6 +381,11 @@ def parse_cf_examples(description: str) -> list[Example]:
             continue
         canonical = m.group(1) is not None and m.group(2) == ":**"
         text_in, j, fenced_in = block(i + 1)
+        inline = _cf_inline_output(lines, j, stop) if fenced_in else None
+        if inline is not None:  # only after a fenced input: a prose "Output: print …" is no example
+            out.append(Example(len(out), text_in, inline[0], canonical=False))
+            i = inline[1]
+            continue
         while j < stop and not re.match(r"^\s*(\*\*)?Output(:\*\*|\*\*:?|:)\s*$", lines[j]):
             if re.match(r"^\s*(\*\*)?Input\b", lines[j]):
                 break
@@ -392,6 +397,25 @@ def parse_cf_examples(description: str) -> list[Example]:
         out.append(Example(len(out), text_in, text_out, canonical=canonical and fenced_in and fenced_out))
         i = j2
     return out
+
+
+# ``**Output:** 2``: the stated output on the header's own line (cf231A)
+_INLINE_OUTPUT = re.compile(r"^\s*\*\*Output(?::\*\*|\*\*:)[ \t]*(\S.*?)\s*$")
+
+
+def _cf_inline_output(lines: list[str], j: int, stop: int) -> tuple[str, int] | None:
+    """(stdout, next line) when line ``j`` (or the first non-blank line after it) is a bold ``Output``
+    header with the output written after it on the same line, else None. The value is the rest of
+    the line, one pair of enclosing backticks removed; what follows on later lines is prose."""
+    while j < stop and not lines[j].strip():
+        j += 1
+    m = _INLINE_OUTPUT.match(lines[j]) if j < stop else None
+    if m is None:
+        return None
+    value = m.group(1)
+    if len(value) >= 2 and value[0] == value[-1] == "`":
+        value = value[1:-1].strip()
+    return value + "\n", j + 1
 
 
 def _starter(description: str) -> str | None:
