@@ -27,8 +27,9 @@ from veriscale.values.rust_types import INT_RANGES
 from veriscale.values.types import TCon, Type
 
 from ....runtime.errors import LimitExceeded
+from . import affine, seq_sums
 from . import runtime as rt
-from . import seq_sums
+from .affine import Affine
 from .ast import (
     Binary,
     Block,
@@ -97,6 +98,8 @@ def _truth(v: Any) -> bool:
         return v
     if isinstance(v, rt.Fresh):
         raise rt.NotEqualityOnly(f"binder {v.name} used as a boolean")
+    if v.__class__ is Affine:
+        raise affine.NotAffine(f"binder {v.cell.name} used as a boolean")
     raise rt.SpecUnsupported(f"expected a boolean, found {type(v).__name__}")
 
 
@@ -104,6 +107,8 @@ def _int(v: Any, what: str) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
         if isinstance(v, rt.Fresh):
             raise rt.NotEqualityOnly(f"binder {v.name} used in {what}")
+        if v.__class__ is Affine:
+            raise affine.NotAffine(f"binder {v.cell.name} used in {what}")
         raise rt.SpecUnsupported(f"{what} of a non-integer ({type(v).__name__})")
     return v
 
@@ -130,9 +135,9 @@ _BUILTINS: dict[str, Callable[..., Any]] = {
     "pow": _vstd_pow,
     "pow2": lambda e: _vstd_pow(2, e),
     "log": _vstd_log,
-    "max": lambda a, b: max(_int(a, "max"), _int(b, "max")),
-    "min": lambda a, b: min(_int(a, "min"), _int(b, "min")),
-    "abs": lambda a: abs(_int(a, "abs")),
+    "max": lambda a, b: _extreme(a, b, True),
+    "min": lambda a, b: _extreme(a, b, False),
+    "abs": lambda a: affine.absolute(a) if a.__class__ is Affine else abs(_int(a, "abs")),
     "old": lambda a: a,
     "#max": lambda a, b: max(_int(a, "max"), _int(b, "max")),  # used by derived quantifier bounds
     "#divcap": lambda e: _divcap(e),  # |x| <= |e| for a divisor x of e (bounds.py); None: no bound
@@ -141,6 +146,13 @@ _BUILTINS: dict[str, Callable[..., Any]] = {
     "#floordiv_pos": lambda n, d: _scaled(n, d, False),  # e * x <= n (bounds._scaled_bound); None: no bound
     "#ceildiv_pos": lambda n, d: _scaled(n, d, True),
 }
+
+
+def _extreme(a: Any, b: Any, largest: bool) -> Any:
+    if a.__class__ is Affine or b.__class__ is Affine:  # one comparison, which may split the binder's range
+        return affine.extreme(a, b, largest)
+    a, b = _int(a, "max" if largest else "min"), _int(b, "max" if largest else "min")
+    return max(a, b) if largest else min(a, b)
 
 
 def _scaled(n: Any, d: Any, ceil: bool) -> int | None:
@@ -211,6 +223,8 @@ def _cmp(op: str, a: Any, b: Any) -> bool:
 
 
 def _arith(op: str, a: Any, b: Any) -> Any:
+    if a.__class__ is Affine or b.__class__ is Affine:
+        return affine.arith(op, a, b)
     if op == "+":
         if isinstance(a, tuple) and isinstance(b, tuple):
             return a + b
@@ -280,6 +294,8 @@ def _memo_key(v: Any) -> Any:
     # with == would make them record a comparison the body never made
     if (isinstance(v, tuple) and len(v) > 16) or isinstance(v, rt.Fresh):
         return ("#id", id(v))
+    if v.__class__ is Affine:  # the same function of the same binder on the same piece (affine.py)
+        return ("#affine", id(v.cell), v.a, v.b)
     return v
 
 
@@ -344,6 +360,8 @@ class Compiler:
             for a in args:
                 if (isinstance(a, tuple) and len(a) > 16) or isinstance(a, rt.Fresh):
                     self.keep.append(a)
+                elif a.__class__ is Affine:
+                    self.keep.append(a.cell)
             self.memo[key] = val
         return val
 
@@ -580,7 +598,12 @@ class Compiler:
         if e.op in ("&", "*"):
             return inner
         if e.op == "-":
-            return lambda env: -_int(inner(env), "negation")
+
+            def neg(env: dict[str, Any]) -> Any:
+                v = inner(env)
+                return -v if v.__class__ is Affine else -_int(v, "negation")
+
+            return neg
         if e.op == "!":
             width = _unsigned_width(e.expr)
 
@@ -639,7 +662,12 @@ class Compiler:
         if not isinstance(t, TCon) or t.args:
             raise rt.SpecUnsupported(f"cast to {t}")
         target = t.name
-        return lambda env: rt.cast(inner(env), target)
+
+        def cast(env: dict[str, Any]) -> Any:
+            v = inner(env)
+            return affine.cast(v, target) if v.__class__ is Affine else rt.cast(v, target)
+
+        return cast
 
     def c_If(self, e: If, scope: frozenset[str]) -> Fn:
         c = self.compile(e.cond, scope)
@@ -883,7 +911,16 @@ class _Binder:
         return True
 
 
-_FRESH = object()
+class _Open:
+    """No enumerable domain for a scalar binder within ``[lo, hi]`` (None: unbounded): first the
+    equality-only ``Fresh`` stand-in, then (``affine``) the affine stand-in over the range, then a search."""
+
+    __slots__ = ("affine", "hi", "lo")
+
+    def __init__(self, lo: int | None, hi: int | None, affine: bool) -> None:
+        self.lo = lo
+        self.hi = hi
+        self.affine = affine
 
 
 def _bound_int(v: Any) -> int:
@@ -892,6 +929,7 @@ def _bound_int(v: Any) -> int:
     return _int(v, "a quantifier bound")
 
 
+_CONCRETE_PIECE = 4  # a piece of the affine strategy with at most this many values is enumerated
 SEARCH_CAP = 4096  # values tried for a binder without a finite domain (semi-decision)
 
 
@@ -912,14 +950,23 @@ def _search_order(lo: int | None, hi: int | None) -> Iterator[int]:
 
 
 class _Domain:
-    """The values a binder ranges over; ``complete`` is False for a search prefix."""
+    """The values a binder ranges over; ``complete`` is False for a search prefix. ``open_range``: the
+    binder's whole range ``(lo, hi)`` when the prefix is of an integer binder (tried as an affine
+    stand-in before the search)."""
 
-    __slots__ = ("complete", "values", "why")
+    __slots__ = ("complete", "open_range", "values", "why")
 
-    def __init__(self, values: Iterable[Any], complete: bool = True, why: str = "") -> None:
+    def __init__(
+        self,
+        values: Iterable[Any],
+        complete: bool = True,
+        why: str = "",
+        open_range: tuple[int | None, int | None] | None = None,
+    ) -> None:
         self.values = values
         self.complete = complete
         self.why = why
+        self.open_range = open_range
 
 
 SEQ_CAP = 200_000  # sequences tried for one sequence binder
@@ -1214,7 +1261,7 @@ class _Quantifier:
         self.line = line
 
     def domain(self, b: _Binder, env: dict[str, Any]) -> Any:
-        """A ``_Domain`` (a superset of the binder's relevant values, or a search prefix) or ``_FRESH``."""
+        """A ``_Domain`` (a superset of the binder's relevant values, or a search prefix) or ``_Open``."""
         # computing a domain evaluates its bounds: charged, so that nested quantifiers whose inner
         # domains come out empty (no instance reached, nothing else charged) still run out of fuel
         limits.charge(1 + len(b.fixed) + len(b.lowers) + len(b.uppers))
@@ -1265,16 +1312,17 @@ class _Quantifier:
                 return _Domain([chr(i) for i in range(lo, hi + 1)] if is_char else range(lo, hi + 1))
             if has_lo and has_hi:
                 if b.is_scalar() and not is_char:
-                    return _FRESH  # too many to enumerate: the equality-only stand-in may still decide
+                    return _Open(lo, hi, True)  # too many to enumerate: the stand-ins may still decide
                 raise LimitExceeded("size", f"quantifier binder {b.name} ranges over {size} values")
         if not explicit and b.is_scalar():
-            return _FRESH
+            return _Open(lo, hi, not is_char)
         if is_char:
             raise rt.Unbounded(f"char binder {b.name} at line {self.line} is bounded on one side only")
         lo_e = lo if has_lo or (lo is not None and hi is None) else None
         hi_e = hi if lo_e is None else None
         return _Domain(_search_order(lo_e, hi_e), False,
-                       f"binder {b.name} of the quantifier at line {self.line} is bounded on one side only")  # fmt: skip
+                       f"binder {b.name} of the quantifier at line {self.line} is bounded on one side only",
+                       (lo, hi))  # fmt: skip
 
     def _fallback(self, b: _Binder) -> _Domain:
         """Search domain for a scalar binder whose ``Fresh`` evaluation failed."""
@@ -1306,11 +1354,22 @@ class _Quantifier:
             return _truth(self.body(env))
         b = self.binders[k]
         dom = self.domain(b, env)
-        if dom is _FRESH:
+        if isinstance(dom, _Open):
             try:
                 return self._with_fresh(k, env, exists)
             except rt.NotEqualityOnly:
-                dom = self._fallback(b)
+                pass
+            if dom.affine:
+                try:
+                    return self._with_affine(k, env, exists, dom.lo, dom.hi)
+                except affine.NotAffine:
+                    pass
+            dom = self._fallback(b)
+        elif not dom.complete and dom.open_range is not None:
+            try:
+                return self._with_affine(k, env, exists, *dom.open_range)
+            except affine.NotAffine:
+                pass
         err: rt.SpecError | None = None
         for v in dom.values:
             env[b.name] = v
@@ -1342,6 +1401,8 @@ class _Quantifier:
         err: rt.SpecError | None = None
         for c in list(fresh.compared):
             # another binder's stand-in is a value too (this binder equal to that one)
+            if c.__class__ is Affine:  # equal to another binder's affine stand-in: not a value to try
+                raise rt.NotEqualityOnly(f"binder {b.name} is compared with binder {c.cell.name}")
             if c is fresh or not (isinstance(c, rt.Fresh) or b.valid(c)):
                 continue
             if _seen_before(c, seen, seen_plain, seen_fresh):
@@ -1365,6 +1426,51 @@ class _Quantifier:
             raise err
         return not exists
 
+    def _with_affine(self, k: int, env: dict[str, Any], exists: bool, lo: int | None, hi: int | None) -> bool:
+        """Decide binder k over ``[lo, hi]`` piece by piece with affine stand-ins (``affine.py``: why a
+        piece's result holds for every value of it). A piece whose evaluation compares non-uniformly is
+        split at the cut and both halves are redone, lower first; pieces of at most ``_CONCRETE_PIECE``
+        values are enumerated. ``NotAffine`` (the body leaves the affine fragment) goes to the caller,
+        which falls back to its other strategies; other errors make that piece unknown, as an
+        enumerated instance would."""
+        b = self.binders[k]
+        todo: list[tuple[int | None, int | None]] = [(lo, hi)]
+        err: rt.SpecError | None = None
+        while todo:
+            p_lo, p_hi = todo.pop()
+            limits.charge(1)
+            if p_lo is not None and p_hi is not None and p_hi - p_lo < _CONCRETE_PIECE:
+                for v in range(p_lo, p_hi + 1):
+                    env[b.name] = v
+                    try:
+                        if self._quant(k + 1, env, exists) == exists:
+                            return exists
+                    except affine.NotAffine:
+                        raise
+                    except rt.SpecError as exc:
+                        err = err or exc
+                continue
+            cell = affine.Cell(b.name, p_lo, p_hi)
+            env[b.name] = Affine(cell, 1, 0)
+            try:
+                r = self._quant(k + 1, env, exists)
+            except affine.Split as sp:
+                if sp.cell is not cell:
+                    raise
+                todo.append((sp.t + 1, p_hi))
+                todo.append((p_lo, sp.t))
+                continue
+            except affine.NotAffine:
+                raise
+            except rt.SpecError as exc:
+                err = err or exc
+                continue
+            if r == exists:
+                return exists
+        if err is not None:
+            raise err
+        return not exists
+
     def _choose(self, k: int, env: dict[str, Any], out: list[Any]) -> bool:
         """Collect witnesses (stops after two); returns whether the enumeration was complete."""
         if len(out) > 1:
@@ -1377,7 +1483,7 @@ class _Quantifier:
             return True
         b = self.binders[k]
         dom = self.domain(b, env)
-        if dom is _FRESH:
+        if isinstance(dom, _Open):
             dom = self._fallback(b)
         complete = dom.complete
         for v in dom.values:
