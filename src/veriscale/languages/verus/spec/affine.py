@@ -209,6 +209,7 @@ class Affine:
     __floordiv__ = __rfloordiv__ = __truediv__ = __rtruediv__ = __mod__ = __rmod__ = _refuse
     __and__ = __rand__ = __or__ = __ror__ = __xor__ = __rxor__ = __lshift__ = __rshift__ = _refuse
     __rlshift__ = __rrshift__ = __pow__ = __rpow__ = __abs__ = __invert__ = _refuse
+    __float__ = __complex__ = __round__ = __trunc__ = __floor__ = __ceil__ = _refuse
 
     def __repr__(self) -> str:
         return f"<{self.a}*{self.cell.name}{self.b:+d} on [{self.cell.lo}, {self.cell.hi}]>"

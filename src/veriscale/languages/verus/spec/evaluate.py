@@ -873,10 +873,17 @@ class _Binder:
             hi = v if hi is None else min(hi, v)
         for f in self.fixed:
             v = f(env)
-            if isinstance(v, int) and not isinstance(v, bool):
+            if (isinstance(v, int) and not isinstance(v, bool)) or v.__class__ is Affine:
                 lo = v if lo is None else max(lo, v)
                 hi = v if hi is None else min(hi, v)
         return lo, hi
+
+    def concrete_range(
+        self, env: dict[str, Any], base: tuple[int | None, int | None]
+    ) -> tuple[int | None, int | None]:
+        """``int_range`` as integers: bounds that are an outer binder's affine stand-in either leave the
+        range empty for the whole piece (returned as ``(1, 0)``) or raise ``NotAffine``."""
+        return _concrete(*self.int_range(env, base))
 
     def type_range(self) -> tuple[int | None, int | None] | None:
         """Integer range of the binder's type; None for non-integer types."""
@@ -923,13 +930,38 @@ class _Open:
         self.affine = affine
 
 
-def _bound_int(v: Any) -> int:
+def _bound_int(v: Any) -> Any:
     if isinstance(v, str) and len(v) == 1:
         return ord(v)
+    if v.__class__ is Affine:  # an outer binder's stand-in: compared, never enumerated (``_concrete``)
+        return v
     return _int(v, "a quantifier bound")
 
 
+def _affine_value(b: _Binder, v: Affine) -> Affine | None:
+    """The stand-in ``v`` as a value of binder ``b`` (its type's range checked by comparisons, which
+    may split), None when outside it; ``NotAffine`` for a non-integer binder."""
+    rng = b.type_range()
+    if rng is None:
+        raise affine.NotAffine(f"binder {b.name} is fixed to binder {v.cell.name}")
+    lo, hi = rng
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
+        return None
+    return v
+
+
+def _concrete(lo: Any, hi: Any) -> tuple[int | None, int | None]:
+    """A range whose bounds may be affine stand-ins as integers: ``(1, 0)`` when it is empty for the
+    whole piece (the comparison may split it), else ``NotAffine`` if a bound is a stand-in."""
+    if lo.__class__ is not Affine and hi.__class__ is not Affine:
+        return lo, hi
+    if lo is not None and hi is not None and hi < lo:
+        return 1, 0
+    raise affine.NotAffine("a quantifier range depends on an outer binder's stand-in")
+
+
 _CONCRETE_PIECE = 4  # a piece of the affine strategy with at most this many values is enumerated
+_CONCRETE_FALLBACK = 65_536  # a finite piece outside the affine fragment with fewer values is enumerated
 SEARCH_CAP = 4096  # values tried for a binder without a finite domain (semi-decision)
 
 
@@ -1096,7 +1128,7 @@ def _seq_domain(b: _Binder, env: dict[str, Any], line: int) -> _Domain:
         if mono is not None:
             return mono
     lname = b.length.name
-    lo, hi = b.length.int_range(env, (0, None))
+    lo, hi = b.length.concrete_range(env, (0, None))
     cands = [
         c
         for c in _seq_candidates(env, elem_t)
@@ -1112,7 +1144,7 @@ def _seq_domain(b: _Binder, env: dict[str, Any], line: int) -> _Domain:
         for n in range(max(lo, 0), hi + 1):
             env2 = dict(env)
             env2[lname] = n
-            elo, ehi = b.elem.int_range(env2, base)
+            elo, ehi = b.elem.concrete_range(env2, base)
             if n == 0:
                 plan.append((0, []))
                 total += 1
@@ -1153,8 +1185,8 @@ def _sum_domain(b: _Binder, env: dict[str, Any], elem_t: Type) -> _Domain | None
         total = b.sum_to[0](env)
         env2 = dict(env)
         env2[b.length.name] = 0  # the element bounds do not mention the length (checked when compiling)
-        lo, hi = b.elem.int_range(env2, b.elem.type_range() or (None, None))
-        len_lo, len_hi = b.length.int_range(env, (0, None))
+        lo, hi = b.elem.concrete_range(env2, b.elem.type_range() or (None, None))
+        len_lo, len_hi = b.length.concrete_range(env, (0, None))
     except rt.SpecError:
         return None
     if isinstance(total, bool) or not isinstance(total, int) or lo is None or lo < 1:
@@ -1183,7 +1215,7 @@ def _monotone_domain(b: _Binder, env: dict[str, Any], elem_t: Type) -> _Domain |
         env2 = dict(env)
         env2[lname] = n
         try:
-            lo, hi = b.elem.int_range(env2, base)  # type: ignore[union-attr]
+            lo, hi = b.elem.concrete_range(env2, base)  # type: ignore[union-attr]
             for idx_f, val_f, _ in b.pins:
                 i, v = idx_f(env2), val_f(env2)
                 if (
@@ -1201,6 +1233,17 @@ def _monotone_domain(b: _Binder, env: dict[str, Any], elem_t: Type) -> _Domain |
             return None
         return lo, hi
 
+    if len_lo.__class__ is Affine and b.monotone == "strict" and b.uniform:
+        # a length pinned to an outer binder's stand-in: past the pigeonhole bound of a uniform element
+        # range no strictly increasing sequence fits (as ``monotone_plan`` stops); the comparison may split
+        rng = elem_range(2)
+        if rng is not None and rng[0] is not None and rng[1] is not None:
+            if len_lo >= 2 and len_lo > max(0, rng[1] - rng[0] + 1):
+                return _Domain([])
+    try:
+        len_lo, len_hi = _concrete(len_lo, len_hi)
+    except rt.SpecError:
+        return None
     plan = monotone_plan(b.monotone == "strict", len_lo, len_hi, elem_range, b.uniform, SEQ_CAP)
     if plan is None:
         return None
@@ -1238,7 +1281,9 @@ def _sample_sequences(
         env2 = dict(env)
         env2[b.length.name] = n
         try:
-            elo, ehi = b.elem.int_range(env2, (0, 1) if is_bool else (b.elem.type_range() or (None, None)))
+            elo, ehi = b.elem.concrete_range(
+                env2, (0, 1) if is_bool else (b.elem.type_range() or (None, None))
+            )
         except rt.SpecError:
             continue
         if is_bool:
@@ -1269,7 +1314,9 @@ class _Quantifier:
             vals: list[Any] = []
             for f in b.fixed:
                 v = f(env)
-                if isinstance(v, rt.Fresh) or b.valid(v):
+                if v.__class__ is Affine:  # an outer binder's stand-in: a value if within the type
+                    v = _affine_value(b, v)
+                if isinstance(v, rt.Fresh) or v.__class__ is Affine or b.valid(v):
                     if not any(v is w or v == w for w in vals):
                         vals.append(v)
                 else:
@@ -1304,6 +1351,7 @@ class _Quantifier:
             hi = v if hi is None else min(hi, v)
             has_hi = True
         explicit = has_lo or has_hi
+        lo, hi = _concrete(lo, hi)
         if lo is not None and hi is not None:
             if hi < lo:
                 return _Domain([])
@@ -1436,10 +1484,11 @@ class _Quantifier:
         b = self.binders[k]
         todo: list[tuple[int | None, int | None]] = [(lo, hi)]
         err: rt.SpecError | None = None
-        while todo:
-            p_lo, p_hi = todo.pop()
+        concrete: list[tuple[int, int]] = []  # finite pieces to enumerate value by value
+        while todo or concrete:
             limits.charge(1)
-            if p_lo is not None and p_hi is not None and p_hi - p_lo < _CONCRETE_PIECE:
+            if concrete:
+                p_lo, p_hi = concrete.pop()
                 for v in range(p_lo, p_hi + 1):
                     env[b.name] = v
                     try:
@@ -1449,6 +1498,10 @@ class _Quantifier:
                         raise
                     except rt.SpecError as exc:
                         err = err or exc
+                continue
+            p_lo, p_hi = todo.pop()
+            if p_lo is not None and p_hi is not None and p_hi - p_lo < _CONCRETE_PIECE:
+                concrete.append((p_lo, p_hi))
                 continue
             cell = affine.Cell(b.name, p_lo, p_hi)
             env[b.name] = Affine(cell, 1, 0)
@@ -1461,7 +1514,12 @@ class _Quantifier:
                 todo.append((p_lo, sp.t))
                 continue
             except affine.NotAffine:
-                raise
+                # a finite piece is still enumerable (e.g. a length pinned to the binder); an infinite or
+                # huge one is left to the caller's other strategies
+                if p_lo is None or p_hi is None or p_hi - p_lo >= _CONCRETE_FALLBACK:
+                    raise
+                concrete.append((p_lo, p_hi))
+                continue
             except rt.SpecError as exc:
                 err = err or exc
                 continue
