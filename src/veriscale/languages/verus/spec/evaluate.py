@@ -60,10 +60,12 @@ from .ast import (
 )
 from .bounds import _Opaque, free_vars, plan_quantifier, substitute
 from .seq_domains import monotone_plan
+from .tailcalls import TailCall, tail_self_calls
 
 __all__ = ["Compiler", "Context", "SpecFn"]
 
 Fn = Callable[[dict[str, Any]], Any]
+_MISS = object()  # no memo entry
 MAX_RANGE = 5_000_000  # a bounded binder with more values than this is not enumerated
 
 
@@ -306,6 +308,7 @@ class Compiler:
         self.keep: list[Any] = []  # keeps memo-keyed objects alive (keys use their id)
         self.depth = 0
         self._const_values: dict[str, Any] = {}
+        self._tail_ids: set[int] = set()  # Call nodes compiled as TailCall markers (see fn_body)
 
     def reset(self) -> None:
         """Start a new check: fresh memo table."""
@@ -324,6 +327,9 @@ class Compiler:
 
                 fn.compiled = no_body
             else:
+                saved = self._tail_ids
+                # self-calls in tail position compile to a TailCall marker that call_fn loops on
+                self._tail_ids = tail_self_calls(fn.body, lambda c: self._fn_of(c) is fn)
                 try:
                     fn.compiled = self.compile(fn.body, frozenset(n for n, _ in fn.params))
                 except rt.SpecError as exc:
@@ -333,30 +339,50 @@ class Compiler:
                         raise err
 
                     fn.compiled = failed
+                finally:
+                    self._tail_ids = saved
         return fn.compiled
 
-    def call_fn(self, fn: SpecFn, args: list[Any]) -> Any:
-        limits.charge(1)
+    def _probe(self, fn: SpecFn, args: list[Any]) -> tuple[Any, Any]:
+        """(memo key or None when an argument is unhashable, memoised value or ``_MISS``)."""
         key = (fn.name, *(_memo_key(a) for a in args))
         try:
-            return self.memo[key]
-        except KeyError:
-            pass
-        except TypeError:  # unhashable argument (a closure): no memo
-            key = None
-        if len(args) != len(fn.params):
-            raise rt.SpecUnsupported(f"spec fn {fn.name} called with {len(args)} arguments")
+            return key, self.memo.get(key, _MISS)
+        except TypeError:  # unhashable argument (a closure, a tuple holding a stand-in): no memo
+            return None, _MISS
+
+    def call_fn(self, fn: SpecFn, args: list[Any]) -> Any:
+        """Call spec fn ``fn`` (memoised, 1 step per call). Tail self-calls (``tailcalls``) come back as
+        ``TailCall`` markers and run as a loop: each is charged and memoised like a nested call (all
+        calls of the chain have the final value), none adds recursion depth."""
+        limits.charge(1)
+        key, val = self._probe(fn, args)
+        if val is not _MISS:
+            return val
         body = self.fn_body(fn)
-        env = {n: a for (n, _), a in zip(fn.params, args)}
         self.depth += 1
         if self.depth > limits.current().limits.max_depth:
             self.depth = 0
             raise LimitExceeded("depth", f"spec recursion deeper than {limits.current().limits.max_depth}")
+        chain: list[tuple[Any, list[Any]]] = []
         try:
-            val = body(env)
+            while True:
+                if len(args) != len(fn.params):
+                    raise rt.SpecUnsupported(f"spec fn {fn.name} called with {len(args)} arguments")
+                chain.append((key, args))
+                val = body({n: a for (n, _), a in zip(fn.params, args)})
+                if val.__class__ is not TailCall:
+                    break
+                limits.charge(1)
+                args = val.args
+                key, val = self._probe(fn, args)
+                if val is not _MISS:
+                    break
         finally:
             self.depth -= 1
-        if key is not None:
+        for key, args in chain:
+            if key is None:
+                continue
             for a in args:
                 if (isinstance(a, tuple) and len(a) > 16) or isinstance(a, rt.Fresh):
                     self.keep.append(a)
@@ -483,6 +509,8 @@ class Compiler:
             if joined == "old" and len(e.args) == 1:
                 return self._old(e.args[0], scope)
             fn = self.lookup_fn(segs)
+            if fn is not None and id(e) in self._tail_ids:
+                return lambda env: TailCall([a(env) for a in args])
             if fn is not None:
 
                 def spec_call(env: dict[str, Any], fn: SpecFn = fn) -> Any:
