@@ -231,6 +231,8 @@ REAL = [
     # k > res over an unbounded range: lengths past the pigeonhole bound of the (hoisted) strict order
     ("leetcode/lc300", "length_of_lis", {"nums": (10, 9, 2, 5, 3, 7, 101, 18)}, 4, [3, 5]),
     ("leetcode/lc300", "length_of_lis", {"nums": (7, 7, 7, 7)}, 1, [2]),
+    # binder bounds inside a helper whose body starts with `let n = s.len();` (lets substituted)
+    ("leetcode/lc581", "find_unsorted_subarray", {"nums": (2, 6, 4, 8, 10, 9, 15)}, 5, [4, 6, 0]),
 ]
 
 
