@@ -164,6 +164,35 @@ def test_division_is_not_affine() -> None:
     assert _truth(prog, {"x": -5}, False) == "TRUE"  # a counterexample near the bound is still found
 
 
+_CHOOSE_SPEC = """
+verus! {
+pub open spec fn least(t: int) -> int {
+    choose|k: int| k >= t && (forall|k2: int| k2 >= t ==> k <= k2)
+}
+pub open spec fn some_above(t: int) -> int {
+    choose|k: int| k >= t
+}
+fn f(t: i32) -> (r: i32)
+    ensures r == least(t as int),
+{ }
+fn g(t: i32) -> (r: i32)
+    ensures r == some_above(t as int),
+{ }
+}
+"""
+
+
+def test_choose_over_an_unbounded_binder() -> None:
+    """The unique witness is found and every other piece is shown not to be one (the inner forall's
+    bound through the outer stand-in is dropped and searched); several witnesses stay unspecified."""
+    prog = SpecProgram.from_source(_CHOOSE_SPEC, "f")
+    assert _truth(prog, {"t": 7}, 7) == "TRUE"
+    assert _truth(prog, {"t": 7}, 8) == "FALSE"
+    assert _truth(prog, {"t": -3}, -3) == "TRUE"
+    several = SpecProgram.from_source(_CHOOSE_SPEC, "g")
+    assert _truth(several, {"t": 7}, 7) == "UNKNOWN"
+
+
 _TAIL_SPEC = """
 verus! {
 pub open spec fn count_down(n: int, acc: int) -> int
@@ -233,6 +262,9 @@ REAL = [
     ("leetcode/lc300", "length_of_lis", {"nums": (7, 7, 7, 7)}, 1, [2]),
     # binder bounds inside a helper whose body starts with `let n = s.len();` (lets substituted)
     ("leetcode/lc581", "find_unsorted_subarray", {"nums": (2, 6, 4, 8, 10, 9, 15)}, 5, [4, 6, 0]),
+    # choose of the least feasible k over an unbounded binder, minimality by an inner forall
+    ("leetcode/lc517", "find_min_moves", {"machines": (1, 0, 5)}, 3, [2, 4]),
+    ("leetcode/lc517", "find_min_moves", {"machines": (0, 3, 0)}, 2, [1, 3]),
 ]
 
 

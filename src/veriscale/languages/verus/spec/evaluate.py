@@ -66,6 +66,7 @@ __all__ = ["Compiler", "Context", "SpecFn"]
 
 Fn = Callable[[dict[str, Any]], Any]
 _MISS = object()  # no memo entry
+_SEVERAL = object()  # stands for the witnesses of a piece of several values (choose is unspecified)
 MAX_RANGE = 5_000_000  # a bounded binder with more values than this is not enumerated
 
 
@@ -1014,7 +1015,7 @@ class _Domain:
     binder's whole range ``(lo, hi)`` when the prefix is of an integer binder (tried as an affine
     stand-in before the search)."""
 
-    __slots__ = ("complete", "open_range", "values", "why")
+    __slots__ = ("complete", "open_range", "values", "why", "widened")
 
     def __init__(
         self,
@@ -1027,6 +1028,7 @@ class _Domain:
         self.complete = complete
         self.why = why
         self.open_range = open_range
+        self.widened = False  # a bound through an outer binder's stand-in was dropped (``_widened``)
 
 
 SEQ_CAP = 200_000  # sequences tried for one sequence binder
@@ -1379,7 +1381,8 @@ class _Quantifier:
             hi = v if hi is None else min(hi, v)
             has_hi = True
         explicit = has_lo or has_hi
-        lo, hi = _concrete(lo, hi)
+        if lo.__class__ is Affine or hi.__class__ is Affine:
+            return self._widened(b, lo, hi, rng)
         if lo is not None and hi is not None:
             if hi < lo:
                 return _Domain([])
@@ -1399,6 +1402,24 @@ class _Quantifier:
         return _Domain(_search_order(lo_e, hi_e), False,
                        f"binder {b.name} of the quantifier at line {self.line} is bounded on one side only",
                        (lo, hi))  # fmt: skip
+
+    def _widened(self, b: _Binder, lo: Any, hi: Any, rng: tuple[int | None, int | None]) -> _Domain:
+        """The domain when a bound is an outer binder's affine stand-in: empty if it is empty for the
+        whole piece (the comparison may split it); else that bound is dropped for the type's (a
+        superset of the relevant values is sound) and the binder is searched from its other bound. A
+        search that ends undecided raises ``NotAffine`` (``_Domain.widened``), so the outer binder's
+        piece goes back to its other strategies instead of becoming unknown."""
+        if lo is not None and hi is not None and hi < lo:
+            return _Domain([])
+        lo = rng[0] if lo.__class__ is Affine else lo
+        hi = rng[1] if hi.__class__ is Affine else hi
+        if lo is not None and hi is not None and hi - lo < 1024:
+            return _Domain(range(lo, hi + 1))
+        why = f"binder {b.name} of the quantifier at line {self.line} is bounded by another binder's stand-in"
+        order = _search_order(lo, None) if lo is not None else _search_order(None, hi)
+        dom = _Domain(order, False, why)
+        dom.widened = True
+        return dom
 
     def _fallback(self, b: _Binder) -> _Domain:
         """Search domain for a scalar binder whose ``Fresh`` evaluation failed."""
@@ -1460,6 +1481,8 @@ class _Quantifier:
             raise err
         if not dom.complete:
             found = "witness" if exists else "counterexample"
+            if dom.widened:
+                raise affine.NotAffine(f"{dom.why}: no {found} among the first {SEARCH_CAP} values")
             raise rt.Unbounded(f"{dom.why}: no {found} among the first {SEARCH_CAP} values")
         return not exists
 
@@ -1557,6 +1580,48 @@ class _Quantifier:
             raise err
         return not exists
 
+    def _choose_affine(
+        self, k: int, env: dict[str, Any], out: list[Any], lo: int | None, hi: int | None
+    ) -> bool:
+        """``choose`` over the last binder's whole range with affine stand-ins (as ``_with_affine``):
+        a piece of two or more values where the body holds gives two witnesses (``choose`` is then
+        unspecified), small pieces are enumerated. The enumeration is complete."""
+        b = self.binders[k]
+        todo: list[tuple[int | None, int | None]] = [(lo, hi)]
+        concrete: list[tuple[int, int]] = []
+        while (todo or concrete) and len(out) < 2:
+            limits.charge(1)
+            if concrete:
+                p_lo, p_hi = concrete.pop()
+                for v in range(p_lo, p_hi + 1):
+                    env[b.name] = v
+                    self._choose(k + 1, env, out)
+                    if len(out) > 1:
+                        break
+                continue
+            p_lo, p_hi = todo.pop()
+            if p_lo is not None and p_hi is not None and p_hi - p_lo < _CONCRETE_PIECE:
+                concrete.append((p_lo, p_hi))
+                continue
+            cell = affine.Cell(b.name, p_lo, p_hi)
+            env[b.name] = Affine(cell, 1, 0)
+            try:
+                r = _truth(self.body(env))
+            except affine.Split as sp:
+                if sp.cell is not cell:
+                    raise
+                todo.append((sp.t + 1, p_hi))
+                todo.append((p_lo, sp.t))
+                continue
+            except affine.NotAffine:
+                if p_lo is None or p_hi is None or p_hi - p_lo >= _CONCRETE_FALLBACK:
+                    raise
+                concrete.append((p_lo, p_hi))
+                continue
+            if r:  # every value of the piece (two or more) is a witness
+                out.extend([_SEVERAL, _SEVERAL])
+        return True
+
     def _choose(self, k: int, env: dict[str, Any], out: list[Any]) -> bool:
         """Collect witnesses (stops after two); returns whether the enumeration was complete."""
         if len(out) > 1:
@@ -1569,6 +1634,16 @@ class _Quantifier:
             return True
         b = self.binders[k]
         dom = self.domain(b, env)
+        rng = None
+        if isinstance(dom, _Open):
+            rng = (dom.lo, dom.hi) if dom.affine else None
+        elif not dom.complete:
+            rng = dom.open_range
+        if rng is not None and k == len(self.binders) - 1:
+            try:
+                return self._choose_affine(k, env, out, *rng)
+            except affine.NotAffine:
+                pass
         if isinstance(dom, _Open):
             dom = self._fallback(b)
         complete = dom.complete
