@@ -265,6 +265,11 @@ REAL = [
     # choose of the least feasible k over an unbounded binder, minimality by an inner forall
     ("leetcode/lc517", "find_min_moves", {"machines": (1, 0, 5)}, 3, [2, 4]),
     ("leetcode/lc517", "find_min_moves", {"machines": (0, 3, 0)}, 2, [1, 3]),
+    # exists x, y >= 0 with a*x + b*y == c: y's scaled bound through the stand-in x is loosened to an
+    # affine one, which empties y's range past c / a (the no-witness case needs every x)
+    ("codeforces/cf633A", "exact_damage_possible", {"a": 4, "b": 6, "c": 15}, False, [True]),
+    ("codeforces/cf633A", "exact_damage_possible", {"a": 3, "b": 2, "c": 7}, True, [False]),
+    ("codeforces/cf633A", "exact_damage_possible", {"a": 7, "b": 9, "c": 9973}, True, [False]),
 ]
 
 

@@ -158,11 +158,22 @@ def _extreme(a: Any, b: Any, largest: bool) -> Any:
     return max(a, b) if largest else min(a, b)
 
 
-def _scaled(n: Any, d: Any, ceil: bool) -> int | None:
-    """``floor(n / d)`` (``ceil``) for a positive ``d``; None (no bound) otherwise."""
-    n, d = _int(n, "a bound"), _int(d, "a bound")
+def _scaled(n: Any, d: Any, ceil: bool) -> Any:
+    """``floor(n / d)`` (``ceil``) for a positive ``d``; None (no bound) otherwise.
+
+    With ``n`` an outer binder's affine stand-in the quotient is not affine; a looser affine bound is
+    returned instead (a superset of the binder's range stays sound): ``floor(n / d) <= n`` when
+    ``n >= 0`` and ``<= -1`` when ``n < 0``; ``ceil(n / d) >= n`` when ``n <= 0`` and ``>= 1`` when
+    ``n > 0`` (``d >= 1``). The comparison with 0 may split the outer piece, and a piece where the
+    binder's range is empty is then decided as such."""
+    d = _int(d, "a bound")
     if d <= 0:
         return None
+    if n.__class__ is Affine:
+        if ceil:
+            return n if n <= 0 else 1
+        return n if n >= 0 else -1
+    n = _int(n, "a bound")
     return -(-n // d) if ceil else n // d
 
 
