@@ -270,6 +270,7 @@ REAL = [
     ("codeforces/cf633A", "exact_damage_possible", {"a": 4, "b": 6, "c": 15}, False, [True]),
     ("codeforces/cf633A", "exact_damage_possible", {"a": 3, "b": 2, "c": 7}, True, [False]),
     ("codeforces/cf633A", "exact_damage_possible", {"a": 7, "b": 9, "c": 9973}, True, [False]),
+    ("codeforces/cf633A", "exact_damage_possible", {"a": 2, "b": 4, "c": 9999}, False, [True]),
 ]
 
 

@@ -1419,9 +1419,14 @@ class _Quantifier:
         whole piece (the comparison may split it); else that bound is dropped for the type's (a
         superset of the relevant values is sound) and the binder is searched from its other bound. A
         search that ends undecided raises ``NotAffine`` (``_Domain.widened``), so the outer binder's
-        piece goes back to its other strategies instead of becoming unknown."""
+        piece goes back to its other strategies instead of becoming unknown; a finite outer piece of
+        fewer than ``_CONCRETE_FALLBACK`` values goes back at once (it is enumerated)."""
         if lo is not None and hi is not None and hi < lo:
             return _Domain([])
+        cell = (lo if lo.__class__ is Affine else hi).cell
+        if cell.lo is not None and cell.hi is not None and cell.hi - cell.lo < _CONCRETE_FALLBACK:
+            # a small outer piece is cheaper enumerated (exactly) than searched here for every split
+            raise affine.NotAffine(f"binder {b.name} is bounded by binder {cell.name}")
         lo = rng[0] if lo.__class__ is Affine else lo
         hi = rng[1] if hi.__class__ is Affine else hi
         if lo is not None and hi is not None and hi - lo < 1024:
