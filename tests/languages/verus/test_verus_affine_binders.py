@@ -72,6 +72,34 @@ def test_comparisons_uniform_or_split(op: str) -> None:
     assert checked > 100 and splits > 100
 
 
+@pytest.mark.parametrize("op", ["<", "<=", ">", ">=", "=="])
+def test_quadratic_comparisons_uniform_or_split(op: str) -> None:
+    """Products of two affine values and exact divisions (x * (x - 1) / 2): every returned truth value
+    holds at every point of the interval, every split leaves a strictly smaller interval, and
+    repeated splitting reaches uniform pieces that agree with brute force."""
+    for p, r, d, c in itertools.product([1, -2], [-3, 0, 4], [1, 2], [-5, 0, 3, 10]):
+        for lo, hi in [(-9, 9), (-4, 0), (2, 7), (0, 0)]:
+            # value(x) = p*x * (x + r) / d, when exact
+            def value(x: int, p: int = p, r: int = r, d: int = d) -> int:
+                return p * x * (x + r) // d
+
+            if any((p * x * (x + r)) % d for x in range(d)):
+                continue
+            todo = [(lo, hi)]
+            while todo:
+                a, b = todo.pop()
+                cell = af.Cell("x", a, b)
+                x = af.Affine(cell, 1, 0)
+                v = af.arith("/", (x * p) * (x + r), d)
+                try:
+                    got = _compare(op, v, c) if isinstance(v, af.Affine) else _OPS[op](v, c)
+                except af.Split as sp:
+                    assert a <= sp.t < b
+                    todo += [(a, sp.t), (sp.t + 1, b)]
+                    continue
+                assert all(_OPS[op](value(y), c) == got for y in range(a, b + 1)), (op, p, r, d, c, a, b)
+
+
 def test_unbounded_side_and_arithmetic() -> None:
     cell = af.Cell("x", 10, None)  # x >= 10
     x = af.Affine(cell, 1, 0)
@@ -80,7 +108,7 @@ def test_unbounded_side_and_arithmetic() -> None:
     with pytest.raises(af.Split) as sp:
         _ = x <= 100
     assert sp.value.t == 100
-    for bad in (lambda: x * x, lambda: x // 2, lambda: x % 3, lambda: hash(x), lambda: bool(x)):
+    for bad in (lambda: x * x * x, lambda: x // 2, lambda: x % 3, lambda: hash(x), lambda: bool(x)):
         with pytest.raises(af.NotAffine):
             bad()
     other = af.Affine(af.Cell("y", None, None), 1, 0)
@@ -271,6 +299,15 @@ REAL = [
     ("codeforces/cf633A", "exact_damage_possible", {"a": 3, "b": 2, "c": 7}, True, [False]),
     ("codeforces/cf633A", "exact_damage_possible", {"a": 7, "b": 9, "c": 9973}, True, [False]),
     ("codeforces/cf633A", "exact_damage_possible", {"a": 2, "b": 4, "c": 9999}, False, [True]),
+    # quadratic in the binder: m * (m - 1) / 2 (an exact division) over 1 <= m <= 2 * 10^9
+    (
+        "codeforces/cf1862D",
+        "min_balls_for_types",
+        {"n": 10**18},
+        2648956421,
+        [2648956420, 2648956422],
+    ),
+    ("codeforces/cf1862D", "min_balls_for_types", {"n": 179}, 27, [26, 28]),
 ]
 
 

@@ -309,7 +309,7 @@ def _memo_key(v: Any) -> Any:
     if (isinstance(v, tuple) and len(v) > 16) or isinstance(v, rt.Fresh):
         return ("#id", id(v))
     if v.__class__ is Affine:  # the same function of the same binder on the same piece (affine.py)
-        return ("#affine", id(v.cell), v.a, v.b)
+        return ("#affine", id(v.cell), v.a, v.b, v.q)
     return v
 
 
