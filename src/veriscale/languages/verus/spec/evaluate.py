@@ -7,10 +7,14 @@ linear), charge fuel, and count depth; everything honours the current
 ``lean.limits`` budget.
 
 Quantifiers enumerate the domain ``bounds.plan_quantifier`` derives;
-``bool`` binders take both values; a scalar binder without bounds is
-handled with a ``Fresh`` stand-in (sound when the body only tests it for
-equality: evaluate once with the stand-in, then once per value it was
-compared with); anything else raises ``Unbounded``.
+``bool`` binders take both values; a scalar binder without a finite domain
+(unbounded, bounded on one side, or too large) is handled with a ``Fresh``
+stand-in (sound when the body only tests it for equality: evaluate once with
+the stand-in, then once per value it was compared with), then with affine
+stand-ins piece by piece (``affine.py``: the range is split wherever a
+comparison is not uniform), then by a search near its bound, which can only
+find a witness or counterexample; anything else raises ``Unbounded``. Tail
+self-calls of spec fns run as loops (``tailcalls.py``).
 """
 
 from __future__ import annotations
