@@ -70,6 +70,7 @@ __all__ = ["Compiler", "Context", "SpecFn"]
 
 Fn = Callable[[dict[str, Any]], Any]
 _MISS = object()  # no memo entry
+_AFFINE_LIVE = [0]  # affine runs in progress (stand-ins exist only then; saves checking every call)
 _SEVERAL = object()  # stands for the witnesses of a piece of several values (choose is unspecified)
 MAX_RANGE = 5_000_000  # a bounded binder with more values than this is not enumerated
 
@@ -317,6 +318,20 @@ def _memo_key(v: Any) -> Any:
     return v
 
 
+def _affine_signature(fn: SpecFn, args: list[Any]) -> Any:
+    """For a call with affine stand-in arguments: its fn, which arguments are stand-ins (and of which
+    piece), and the other arguments (memo keys); None without a stand-in or with an unhashable
+    argument. Two active calls with the same signature differ only in the stand-ins' coefficients."""
+    if not any(a.__class__ is Affine for a in args):
+        return None
+    sig = (fn.name, *(("#affine", id(a.cell)) if a.__class__ is Affine else _memo_key(a) for a in args))
+    try:
+        hash(sig)
+    except TypeError:
+        return None
+    return sig
+
+
 class Compiler:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
@@ -325,12 +340,14 @@ class Compiler:
         self.depth = 0
         self._const_values: dict[str, Any] = {}
         self._tail_ids: set[int] = set()  # Call nodes compiled as TailCall markers (see fn_body)
+        self._affine_active: set[Any] = set()  # _affine_signature of the calls being evaluated
 
     def reset(self) -> None:
         """Start a new check: fresh memo table."""
         self.memo = {}
         self.keep = []
         self.depth = 0
+        self._affine_active = set()
 
     # ---- spec functions
     def fn_body(self, fn: SpecFn) -> Fn:
@@ -381,10 +398,19 @@ class Compiler:
             self.depth = 0
             raise LimitExceeded("depth", f"spec recursion deeper than {limits.current().limits.max_depth}")
         chain: list[tuple[Any, list[Any]]] = []
+        sigs: list[Any] = []
         try:
             while True:
                 if len(args) != len(fn.params):
                     raise rt.SpecUnsupported(f"spec fn {fn.name} called with {len(args)} arguments")
+                sig = _affine_signature(fn, args) if _AFFINE_LIVE[0] else None
+                if sig is not None:
+                    if sig in self._affine_active:
+                        # f(…, x - 1, …) inside f(…, x, …) with every other argument equal: the recursion
+                        # runs on the stand-in itself and would only peel the range one value at a time
+                        raise affine.NotAffine(f"spec fn {fn.name} recurses on a binder stand-in")
+                    self._affine_active.add(sig)
+                    sigs.append(sig)
                 chain.append((key, args))
                 val = body({n: a for (n, _), a in zip(fn.params, args)})
                 if val.__class__ is not TailCall:
@@ -396,6 +422,8 @@ class Compiler:
                     break
         finally:
             self.depth -= 1
+            for sig in sigs:
+                self._affine_active.discard(sig)
         for key, args in chain:
             if key is None:
                 continue
@@ -1006,6 +1034,7 @@ def _concrete(lo: Any, hi: Any) -> tuple[int | None, int | None]:
 
 _CONCRETE_PIECE = 4  # a piece of the affine strategy with at most this many values is enumerated
 _CONCRETE_FALLBACK = 65_536  # a finite piece outside the affine fragment with fewer values is enumerated
+_MAX_PIECES = 4096  # pieces of one affine run before it gives up (back to the search)
 SEARCH_CAP = 4096  # values tried for a binder without a finite domain (semi-decision)
 
 
@@ -1552,12 +1581,25 @@ class _Quantifier:
         values are enumerated. ``NotAffine`` (the body leaves the affine fragment) goes to the caller,
         which falls back to its other strategies; other errors make that piece unknown, as an
         enumerated instance would."""
+        _AFFINE_LIVE[0] += 1
+        try:
+            return self._affine_pieces(k, env, exists, lo, hi)
+        finally:
+            _AFFINE_LIVE[0] -= 1
+
+    def _affine_pieces(
+        self, k: int, env: dict[str, Any], exists: bool, lo: int | None, hi: int | None
+    ) -> bool:
         b = self.binders[k]
         todo: list[tuple[int | None, int | None]] = [(lo, hi)]
         err: rt.SpecError | None = None
         concrete: list[tuple[int, int]] = []  # finite pieces to enumerate value by value
+        pieces = 0
         while todo or concrete:
             limits.charge(1)
+            pieces += 1
+            if pieces > _MAX_PIECES:
+                raise affine.NotAffine(f"binder {b.name}: more than {_MAX_PIECES} pieces")
             if concrete:
                 p_lo, p_hi = concrete.pop()
                 for v in range(p_lo, p_hi + 1):
@@ -1606,11 +1648,24 @@ class _Quantifier:
         """``choose`` over the last binder's whole range with affine stand-ins (as ``_with_affine``):
         a piece of two or more values where the body holds gives two witnesses (``choose`` is then
         unspecified), small pieces are enumerated. The enumeration is complete."""
+        _AFFINE_LIVE[0] += 1
+        try:
+            return self._choose_pieces(k, env, out, lo, hi)
+        finally:
+            _AFFINE_LIVE[0] -= 1
+
+    def _choose_pieces(
+        self, k: int, env: dict[str, Any], out: list[Any], lo: int | None, hi: int | None
+    ) -> bool:
         b = self.binders[k]
         todo: list[tuple[int | None, int | None]] = [(lo, hi)]
         concrete: list[tuple[int, int]] = []
+        pieces = 0
         while (todo or concrete) and len(out) < 2:
             limits.charge(1)
+            pieces += 1
+            if pieces > _MAX_PIECES:
+                raise affine.NotAffine(f"binder {b.name}: more than {_MAX_PIECES} pieces")
             if concrete:
                 p_lo, p_hi = concrete.pop()
                 for v in range(p_lo, p_hi + 1):
