@@ -329,3 +329,14 @@ def test_lc492_tail_recursion_over_the_area() -> None:
     assert prog.tail_recursive()
     assert _truth(prog, {"area": 122122}, (427, 286)) == "TRUE"
     assert _truth(prog, {"area": 122122}, (286, 427)) == "FALSE"
+
+
+def test_recursion_on_the_stand_in_gives_up_early() -> None:
+    """cumul_profit(…, r - 1, …) inside cumul_profit(…, r, …): the recursion runs on the binder, each
+    split would peel one value off [0, inf). The affine run stops at once and the search runs as
+    before, so the check ends on the search (bounded on one side), not on the step budget."""
+    prog = _prog("leetcode/lc1599", "min_operations_max_profit")
+    inputs = {"customers": (10, 9, 6), "boarding_cost": 6, "running_cost": 4}
+    got = prog.ensures_verdict(inputs, 7, lim=Limits(fuel=300_000, seconds=120, max_depth=100_000))
+    assert got.truth.value == "UNKNOWN"
+    assert "bounded on one side" in got.reason and "exceeded" not in got.reason
