@@ -1462,8 +1462,8 @@ class _Quantifier:
             raise affine.NotAffine(f"binder {b.name} is bounded by binder {cell.name}")
         lo = rng[0] if lo.__class__ is Affine else lo
         hi = rng[1] if hi.__class__ is Affine else hi
-        if lo is not None and hi is not None and hi - lo < 1024:
-            return _Domain(range(lo, hi + 1))
+        if lo is not None and hi is not None and hi - lo < SEARCH_CAP:
+            return _Domain(range(lo, hi + 1))  # (also keeps the search below within the type's range)
         why = f"binder {b.name} of the quantifier at line {self.line} is bounded by another binder's stand-in"
         order = _search_order(lo, None) if lo is not None else _search_order(None, hi)
         dom = _Domain(order, False, why)
