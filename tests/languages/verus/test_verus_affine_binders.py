@@ -340,3 +340,23 @@ def test_recursion_on_the_stand_in_gives_up_early() -> None:
     got = prog.ensures_verdict(inputs, 7, lim=Limits(fuel=300_000, seconds=120, max_depth=100_000))
     assert got.truth.value == "UNKNOWN"
     assert "bounded on one side" in got.reason and "exceeded" not in got.reason
+
+
+def test_compiled_depth_limit_goes_to_python_only_for_tail_recursion() -> None:
+    """The compiled checker's depth-limit UNKNOWN (a complete checker) is retried in Python when the
+    spec recurses in tail position (a loop there), not otherwise; its step-budget UNKNOWN never is."""
+    from veriscale.languages.verus.engine import VeriContestTaskEngine
+    from veriscale.runtime.engine import Verdict
+
+    class _Ck:
+        checker = type("C", (), {"complete": True})()
+
+    depth = Verdict.unknown("compiled checker: clause `x`: spec recursion deeper than 100000", "timeout")
+    budget = Verdict.unknown("compiled checker: clause `x`: step budget of 64 exhausted", "timeout")
+    non_tail = _TAIL_SPEC.replace("count_down(n - 1, acc + 2)", "2 + count_down(n - 1, acc)")
+    for src, got, want in ((_TAIL_SPEC, depth, True), (non_tail, depth, False), (_TAIL_SPEC, budget, False)):
+        te = object.__new__(VeriContestTaskEngine)
+        te.compiled = lambda: _Ck()  # type: ignore[method-assign]
+        prog = SpecProgram.from_source(src, "f")
+        te.spec = lambda prog=prog: prog  # type: ignore[method-assign]
+        assert te._python_useful(got) is want, (src == _TAIL_SPEC, got.reason)
