@@ -244,11 +244,34 @@ def conjuncts(e: Expr, kind: str, inline: Inliner | None, depth: int = 0) -> lis
 def _flatten_and(e: Expr, inline: Inliner | None, depth: int) -> list[Expr]:
     if isinstance(e, Binary) and e.op == "&&":
         return _flatten_and(e.lhs, inline, depth) + _flatten_and(e.rhs, inline, depth)
+    if isinstance(e, Block) and e.lets:
+        # ``let n = e; A && B`` (a helper's body) is ``A && B`` with n replaced by e: spec expressions
+        # are pure, so the conjuncts are the tail's with the lets substituted
+        tail = _let_free(e)
+        if tail is not None:
+            return _flatten_and(tail, inline, depth)
     if isinstance(e, Call) and inline is not None and depth < _MAX_INLINE:
         body = inline(e)
         if body is not None:
             return [e, *_flatten_and(body, inline, depth + 1)]
     return [e]
+
+
+def _let_free(e: Block) -> Expr | None:
+    """The block's tail with its simple ``let x = v;`` bindings substituted (None: another pattern,
+    or a substitution that would capture a name)."""
+    from .ast import PBind
+
+    mapping: dict[str, Expr] = {}
+    try:
+        for let in e.lets:
+            if not isinstance(let.pat, PBind):
+                return None
+            value = substitute(let.value, mapping) if mapping else let.value
+            mapping = {**mapping, let.pat.name: value}
+        return substitute(e.tail, mapping)
+    except _Opaque:
+        return None
 
 
 def _relations(atom: Expr) -> list[tuple[str, Expr, Expr, bool]]:

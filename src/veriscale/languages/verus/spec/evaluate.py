@@ -7,10 +7,14 @@ linear), charge fuel, and count depth; everything honours the current
 ``lean.limits`` budget.
 
 Quantifiers enumerate the domain ``bounds.plan_quantifier`` derives;
-``bool`` binders take both values; a scalar binder without bounds is
-handled with a ``Fresh`` stand-in (sound when the body only tests it for
-equality: evaluate once with the stand-in, then once per value it was
-compared with); anything else raises ``Unbounded``.
+``bool`` binders take both values; a scalar binder without a finite domain
+(unbounded, bounded on one side, or too large) is handled with a ``Fresh``
+stand-in (sound when the body only tests it for equality: evaluate once with
+the stand-in, then once per value it was compared with), then with affine
+stand-ins piece by piece (``affine.py``: the range is split wherever a
+comparison is not uniform), then by a search near its bound, which can only
+find a witness or counterexample; anything else raises ``Unbounded``. Tail
+self-calls of spec fns run as loops (``tailcalls.py``).
 """
 
 from __future__ import annotations
@@ -27,8 +31,9 @@ from veriscale.values.rust_types import INT_RANGES
 from veriscale.values.types import TCon, Type
 
 from ....runtime.errors import LimitExceeded
+from . import affine, seq_sums
 from . import runtime as rt
-from . import seq_sums
+from .affine import Affine
 from .ast import (
     Binary,
     Block,
@@ -59,10 +64,14 @@ from .ast import (
 )
 from .bounds import _Opaque, free_vars, plan_quantifier, substitute
 from .seq_domains import monotone_plan
+from .tailcalls import TailCall, tail_self_calls
 
 __all__ = ["Compiler", "Context", "SpecFn"]
 
 Fn = Callable[[dict[str, Any]], Any]
+_MISS = object()  # no memo entry
+_AFFINE_LIVE = [0]  # affine runs in progress (stand-ins exist only then; saves checking every call)
+_SEVERAL = object()  # stands for the witnesses of a piece of several values (choose is unspecified)
 MAX_RANGE = 5_000_000  # a bounded binder with more values than this is not enumerated
 
 
@@ -97,6 +106,8 @@ def _truth(v: Any) -> bool:
         return v
     if isinstance(v, rt.Fresh):
         raise rt.NotEqualityOnly(f"binder {v.name} used as a boolean")
+    if v.__class__ is Affine:
+        raise affine.NotAffine(f"binder {v.cell.name} used as a boolean")
     raise rt.SpecUnsupported(f"expected a boolean, found {type(v).__name__}")
 
 
@@ -104,6 +115,8 @@ def _int(v: Any, what: str) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
         if isinstance(v, rt.Fresh):
             raise rt.NotEqualityOnly(f"binder {v.name} used in {what}")
+        if v.__class__ is Affine:
+            raise affine.NotAffine(f"binder {v.cell.name} used in {what}")
         raise rt.SpecUnsupported(f"{what} of a non-integer ({type(v).__name__})")
     return v
 
@@ -130,9 +143,9 @@ _BUILTINS: dict[str, Callable[..., Any]] = {
     "pow": _vstd_pow,
     "pow2": lambda e: _vstd_pow(2, e),
     "log": _vstd_log,
-    "max": lambda a, b: max(_int(a, "max"), _int(b, "max")),
-    "min": lambda a, b: min(_int(a, "min"), _int(b, "min")),
-    "abs": lambda a: abs(_int(a, "abs")),
+    "max": lambda a, b: _extreme(a, b, True),
+    "min": lambda a, b: _extreme(a, b, False),
+    "abs": lambda a: affine.absolute(a) if a.__class__ is Affine else abs(_int(a, "abs")),
     "old": lambda a: a,
     "#max": lambda a, b: max(_int(a, "max"), _int(b, "max")),  # used by derived quantifier bounds
     "#divcap": lambda e: _divcap(e),  # |x| <= |e| for a divisor x of e (bounds.py); None: no bound
@@ -143,11 +156,29 @@ _BUILTINS: dict[str, Callable[..., Any]] = {
 }
 
 
-def _scaled(n: Any, d: Any, ceil: bool) -> int | None:
-    """``floor(n / d)`` (``ceil``) for a positive ``d``; None (no bound) otherwise."""
-    n, d = _int(n, "a bound"), _int(d, "a bound")
+def _extreme(a: Any, b: Any, largest: bool) -> Any:
+    if a.__class__ is Affine or b.__class__ is Affine:  # one comparison, which may split the binder's range
+        return affine.extreme(a, b, largest)
+    a, b = _int(a, "max" if largest else "min"), _int(b, "max" if largest else "min")
+    return max(a, b) if largest else min(a, b)
+
+
+def _scaled(n: Any, d: Any, ceil: bool) -> Any:
+    """``floor(n / d)`` (``ceil``) for a positive ``d``; None (no bound) otherwise.
+
+    With ``n`` an outer binder's affine stand-in the quotient is not affine; a looser affine bound is
+    returned instead (a superset of the binder's range stays sound): ``floor(n / d) <= n`` when
+    ``n >= 0`` and ``<= -1`` when ``n < 0``; ``ceil(n / d) >= n`` when ``n <= 0`` and ``>= 1`` when
+    ``n > 0`` (``d >= 1``). The comparison with 0 may split the outer piece, and a piece where the
+    binder's range is empty is then decided as such."""
+    d = _int(d, "a bound")
     if d <= 0:
         return None
+    if n.__class__ is Affine:
+        if ceil:
+            return n if n <= 0 else 1
+        return n if n >= 0 else -1
+    n = _int(n, "a bound")
     return -(-n // d) if ceil else n // d
 
 
@@ -211,6 +242,8 @@ def _cmp(op: str, a: Any, b: Any) -> bool:
 
 
 def _arith(op: str, a: Any, b: Any) -> Any:
+    if a.__class__ is Affine or b.__class__ is Affine:
+        return affine.arith(op, a, b)
     if op == "+":
         if isinstance(a, tuple) and isinstance(b, tuple):
             return a + b
@@ -280,7 +313,23 @@ def _memo_key(v: Any) -> Any:
     # with == would make them record a comparison the body never made
     if (isinstance(v, tuple) and len(v) > 16) or isinstance(v, rt.Fresh):
         return ("#id", id(v))
+    if v.__class__ is Affine:  # the same function of the same binder on the same piece (affine.py)
+        return ("#affine", id(v.cell), v.a, v.b, v.q)
     return v
+
+
+def _affine_signature(fn: SpecFn, args: list[Any]) -> Any:
+    """For a call with affine stand-in arguments: its fn, which arguments are stand-ins (and of which
+    piece), and the other arguments (memo keys); None without a stand-in or with an unhashable
+    argument. Two active calls with the same signature differ only in the stand-ins' coefficients."""
+    if not any(a.__class__ is Affine for a in args):
+        return None
+    sig = (fn.name, *(("#affine", id(a.cell)) if a.__class__ is Affine else _memo_key(a) for a in args))
+    try:
+        hash(sig)
+    except TypeError:
+        return None
+    return sig
 
 
 class Compiler:
@@ -290,12 +339,15 @@ class Compiler:
         self.keep: list[Any] = []  # keeps memo-keyed objects alive (keys use their id)
         self.depth = 0
         self._const_values: dict[str, Any] = {}
+        self._tail_ids: set[int] = set()  # Call nodes compiled as TailCall markers (see fn_body)
+        self._affine_active: set[Any] = set()  # _affine_signature of the calls being evaluated
 
     def reset(self) -> None:
         """Start a new check: fresh memo table."""
         self.memo = {}
         self.keep = []
         self.depth = 0
+        self._affine_active = set()
 
     # ---- spec functions
     def fn_body(self, fn: SpecFn) -> Fn:
@@ -308,6 +360,9 @@ class Compiler:
 
                 fn.compiled = no_body
             else:
+                saved = self._tail_ids
+                # self-calls in tail position compile to a TailCall marker that call_fn loops on
+                self._tail_ids = tail_self_calls(fn.body, lambda c: self._fn_of(c) is fn)
                 try:
                     fn.compiled = self.compile(fn.body, frozenset(n for n, _ in fn.params))
                 except rt.SpecError as exc:
@@ -317,33 +372,66 @@ class Compiler:
                         raise err
 
                     fn.compiled = failed
+                finally:
+                    self._tail_ids = saved
         return fn.compiled
 
-    def call_fn(self, fn: SpecFn, args: list[Any]) -> Any:
-        limits.charge(1)
+    def _probe(self, fn: SpecFn, args: list[Any]) -> tuple[Any, Any]:
+        """(memo key or None when an argument is unhashable, memoised value or ``_MISS``)."""
         key = (fn.name, *(_memo_key(a) for a in args))
         try:
-            return self.memo[key]
-        except KeyError:
-            pass
-        except TypeError:  # unhashable argument (a closure): no memo
-            key = None
-        if len(args) != len(fn.params):
-            raise rt.SpecUnsupported(f"spec fn {fn.name} called with {len(args)} arguments")
+            return key, self.memo.get(key, _MISS)
+        except TypeError:  # unhashable argument (a closure, a tuple holding a stand-in): no memo
+            return None, _MISS
+
+    def call_fn(self, fn: SpecFn, args: list[Any]) -> Any:
+        """Call spec fn ``fn`` (memoised, 1 step per call). Tail self-calls (``tailcalls``) come back as
+        ``TailCall`` markers and run as a loop: each is charged and memoised like a nested call (all
+        calls of the chain have the final value), none adds recursion depth."""
+        limits.charge(1)
+        key, val = self._probe(fn, args)
+        if val is not _MISS:
+            return val
         body = self.fn_body(fn)
-        env = {n: a for (n, _), a in zip(fn.params, args)}
         self.depth += 1
         if self.depth > limits.current().limits.max_depth:
             self.depth = 0
             raise LimitExceeded("depth", f"spec recursion deeper than {limits.current().limits.max_depth}")
+        chain: list[tuple[Any, list[Any]]] = []
+        sigs: list[Any] = []
         try:
-            val = body(env)
+            while True:
+                if len(args) != len(fn.params):
+                    raise rt.SpecUnsupported(f"spec fn {fn.name} called with {len(args)} arguments")
+                sig = _affine_signature(fn, args) if _AFFINE_LIVE[0] else None
+                if sig is not None:
+                    if sig in self._affine_active:
+                        # f(…, x - 1, …) inside f(…, x, …) with every other argument equal: the recursion
+                        # runs on the stand-in itself and would only peel the range one value at a time
+                        raise affine.NotAffine(f"spec fn {fn.name} recurses on a binder stand-in")
+                    self._affine_active.add(sig)
+                    sigs.append(sig)
+                chain.append((key, args))
+                val = body({n: a for (n, _), a in zip(fn.params, args)})
+                if val.__class__ is not TailCall:
+                    break
+                limits.charge(1)
+                args = val.args
+                key, val = self._probe(fn, args)
+                if val is not _MISS:
+                    break
         finally:
             self.depth -= 1
-        if key is not None:
+            for sig in sigs:
+                self._affine_active.discard(sig)
+        for key, args in chain:
+            if key is None:
+                continue
             for a in args:
                 if (isinstance(a, tuple) and len(a) > 16) or isinstance(a, rt.Fresh):
                     self.keep.append(a)
+                elif a.__class__ is Affine:
+                    self.keep.append(a.cell)
             self.memo[key] = val
         return val
 
@@ -465,6 +553,8 @@ class Compiler:
             if joined == "old" and len(e.args) == 1:
                 return self._old(e.args[0], scope)
             fn = self.lookup_fn(segs)
+            if fn is not None and id(e) in self._tail_ids:
+                return lambda env: TailCall([a(env) for a in args])
             if fn is not None:
 
                 def spec_call(env: dict[str, Any], fn: SpecFn = fn) -> Any:
@@ -580,7 +670,12 @@ class Compiler:
         if e.op in ("&", "*"):
             return inner
         if e.op == "-":
-            return lambda env: -_int(inner(env), "negation")
+
+            def neg(env: dict[str, Any]) -> Any:
+                v = inner(env)
+                return -v if v.__class__ is Affine else -_int(v, "negation")
+
+            return neg
         if e.op == "!":
             width = _unsigned_width(e.expr)
 
@@ -639,7 +734,12 @@ class Compiler:
         if not isinstance(t, TCon) or t.args:
             raise rt.SpecUnsupported(f"cast to {t}")
         target = t.name
-        return lambda env: rt.cast(inner(env), target)
+
+        def cast(env: dict[str, Any]) -> Any:
+            v = inner(env)
+            return affine.cast(v, target) if v.__class__ is Affine else rt.cast(v, target)
+
+        return cast
 
     def c_If(self, e: If, scope: frozenset[str]) -> Fn:
         c = self.compile(e.cond, scope)
@@ -845,10 +945,17 @@ class _Binder:
             hi = v if hi is None else min(hi, v)
         for f in self.fixed:
             v = f(env)
-            if isinstance(v, int) and not isinstance(v, bool):
+            if (isinstance(v, int) and not isinstance(v, bool)) or v.__class__ is Affine:
                 lo = v if lo is None else max(lo, v)
                 hi = v if hi is None else min(hi, v)
         return lo, hi
+
+    def concrete_range(
+        self, env: dict[str, Any], base: tuple[int | None, int | None]
+    ) -> tuple[int | None, int | None]:
+        """``int_range`` as integers: bounds that are an outer binder's affine stand-in either leave the
+        range empty for the whole piece (returned as ``(1, 0)``) or raise ``NotAffine``."""
+        return _concrete(*self.int_range(env, base))
 
     def type_range(self) -> tuple[int | None, int | None] | None:
         """Integer range of the binder's type; None for non-integer types."""
@@ -883,15 +990,51 @@ class _Binder:
         return True
 
 
-_FRESH = object()
+class _Open:
+    """No enumerable domain for a scalar binder within ``[lo, hi]`` (None: unbounded): first the
+    equality-only ``Fresh`` stand-in, then (``affine``) the affine stand-in over the range, then a search."""
+
+    __slots__ = ("affine", "hi", "lo")
+
+    def __init__(self, lo: int | None, hi: int | None, affine: bool) -> None:
+        self.lo = lo
+        self.hi = hi
+        self.affine = affine
 
 
-def _bound_int(v: Any) -> int:
+def _bound_int(v: Any) -> Any:
     if isinstance(v, str) and len(v) == 1:
         return ord(v)
+    if v.__class__ is Affine:  # an outer binder's stand-in: compared, never enumerated (``_concrete``)
+        return v
     return _int(v, "a quantifier bound")
 
 
+def _affine_value(b: _Binder, v: Affine) -> Affine | None:
+    """The stand-in ``v`` as a value of binder ``b`` (its type's range checked by comparisons, which
+    may split), None when outside it; ``NotAffine`` for a non-integer binder."""
+    rng = b.type_range()
+    if rng is None:
+        raise affine.NotAffine(f"binder {b.name} is fixed to binder {v.cell.name}")
+    lo, hi = rng
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
+        return None
+    return v
+
+
+def _concrete(lo: Any, hi: Any) -> tuple[int | None, int | None]:
+    """A range whose bounds may be affine stand-ins as integers: ``(1, 0)`` when it is empty for the
+    whole piece (the comparison may split it), else ``NotAffine`` if a bound is a stand-in."""
+    if lo.__class__ is not Affine and hi.__class__ is not Affine:
+        return lo, hi
+    if lo is not None and hi is not None and hi < lo:
+        return 1, 0
+    raise affine.NotAffine("a quantifier range depends on an outer binder's stand-in")
+
+
+_CONCRETE_PIECE = 4  # a piece of the affine strategy with at most this many values is enumerated
+_CONCRETE_FALLBACK = 65_536  # a finite piece outside the affine fragment with fewer values is enumerated
+_MAX_PIECES = 4096  # pieces of one affine run before it gives up (back to the search)
 SEARCH_CAP = 4096  # values tried for a binder without a finite domain (semi-decision)
 
 
@@ -912,14 +1055,24 @@ def _search_order(lo: int | None, hi: int | None) -> Iterator[int]:
 
 
 class _Domain:
-    """The values a binder ranges over; ``complete`` is False for a search prefix."""
+    """The values a binder ranges over; ``complete`` is False for a search prefix. ``open_range``: the
+    binder's whole range ``(lo, hi)`` when the prefix is of an integer binder (tried as an affine
+    stand-in before the search)."""
 
-    __slots__ = ("complete", "values", "why")
+    __slots__ = ("complete", "open_range", "values", "why", "widened")
 
-    def __init__(self, values: Iterable[Any], complete: bool = True, why: str = "") -> None:
+    def __init__(
+        self,
+        values: Iterable[Any],
+        complete: bool = True,
+        why: str = "",
+        open_range: tuple[int | None, int | None] | None = None,
+    ) -> None:
         self.values = values
         self.complete = complete
         self.why = why
+        self.open_range = open_range
+        self.widened = False  # a bound through an outer binder's stand-in was dropped (``_widened``)
 
 
 SEQ_CAP = 200_000  # sequences tried for one sequence binder
@@ -1049,7 +1202,7 @@ def _seq_domain(b: _Binder, env: dict[str, Any], line: int) -> _Domain:
         if mono is not None:
             return mono
     lname = b.length.name
-    lo, hi = b.length.int_range(env, (0, None))
+    lo, hi = b.length.concrete_range(env, (0, None))
     cands = [
         c
         for c in _seq_candidates(env, elem_t)
@@ -1065,7 +1218,7 @@ def _seq_domain(b: _Binder, env: dict[str, Any], line: int) -> _Domain:
         for n in range(max(lo, 0), hi + 1):
             env2 = dict(env)
             env2[lname] = n
-            elo, ehi = b.elem.int_range(env2, base)
+            elo, ehi = b.elem.concrete_range(env2, base)
             if n == 0:
                 plan.append((0, []))
                 total += 1
@@ -1106,8 +1259,8 @@ def _sum_domain(b: _Binder, env: dict[str, Any], elem_t: Type) -> _Domain | None
         total = b.sum_to[0](env)
         env2 = dict(env)
         env2[b.length.name] = 0  # the element bounds do not mention the length (checked when compiling)
-        lo, hi = b.elem.int_range(env2, b.elem.type_range() or (None, None))
-        len_lo, len_hi = b.length.int_range(env, (0, None))
+        lo, hi = b.elem.concrete_range(env2, b.elem.type_range() or (None, None))
+        len_lo, len_hi = b.length.concrete_range(env, (0, None))
     except rt.SpecError:
         return None
     if isinstance(total, bool) or not isinstance(total, int) or lo is None or lo < 1:
@@ -1136,7 +1289,7 @@ def _monotone_domain(b: _Binder, env: dict[str, Any], elem_t: Type) -> _Domain |
         env2 = dict(env)
         env2[lname] = n
         try:
-            lo, hi = b.elem.int_range(env2, base)  # type: ignore[union-attr]
+            lo, hi = b.elem.concrete_range(env2, base)  # type: ignore[union-attr]
             for idx_f, val_f, _ in b.pins:
                 i, v = idx_f(env2), val_f(env2)
                 if (
@@ -1154,6 +1307,17 @@ def _monotone_domain(b: _Binder, env: dict[str, Any], elem_t: Type) -> _Domain |
             return None
         return lo, hi
 
+    if len_lo.__class__ is Affine and b.monotone == "strict" and b.uniform:
+        # a length pinned to an outer binder's stand-in: past the pigeonhole bound of a uniform element
+        # range no strictly increasing sequence fits (as ``monotone_plan`` stops); the comparison may split
+        rng = elem_range(2)
+        if rng is not None and rng[0] is not None and rng[1] is not None:
+            if len_lo >= 2 and len_lo > max(0, rng[1] - rng[0] + 1):
+                return _Domain([])
+    try:
+        len_lo, len_hi = _concrete(len_lo, len_hi)
+    except rt.SpecError:
+        return None
     plan = monotone_plan(b.monotone == "strict", len_lo, len_hi, elem_range, b.uniform, SEQ_CAP)
     if plan is None:
         return None
@@ -1191,7 +1355,9 @@ def _sample_sequences(
         env2 = dict(env)
         env2[b.length.name] = n
         try:
-            elo, ehi = b.elem.int_range(env2, (0, 1) if is_bool else (b.elem.type_range() or (None, None)))
+            elo, ehi = b.elem.concrete_range(
+                env2, (0, 1) if is_bool else (b.elem.type_range() or (None, None))
+            )
         except rt.SpecError:
             continue
         if is_bool:
@@ -1214,7 +1380,7 @@ class _Quantifier:
         self.line = line
 
     def domain(self, b: _Binder, env: dict[str, Any]) -> Any:
-        """A ``_Domain`` (a superset of the binder's relevant values, or a search prefix) or ``_FRESH``."""
+        """A ``_Domain`` (a superset of the binder's relevant values, or a search prefix) or ``_Open``."""
         # computing a domain evaluates its bounds: charged, so that nested quantifiers whose inner
         # domains come out empty (no instance reached, nothing else charged) still run out of fuel
         limits.charge(1 + len(b.fixed) + len(b.lowers) + len(b.uppers))
@@ -1222,7 +1388,9 @@ class _Quantifier:
             vals: list[Any] = []
             for f in b.fixed:
                 v = f(env)
-                if isinstance(v, rt.Fresh) or b.valid(v):
+                if v.__class__ is Affine:  # an outer binder's stand-in: a value if within the type
+                    v = _affine_value(b, v)
+                if isinstance(v, rt.Fresh) or v.__class__ is Affine or b.valid(v):
                     if not any(v is w or v == w for w in vals):
                         vals.append(v)
                 else:
@@ -1257,6 +1425,8 @@ class _Quantifier:
             hi = v if hi is None else min(hi, v)
             has_hi = True
         explicit = has_lo or has_hi
+        if lo.__class__ is Affine or hi.__class__ is Affine:
+            return self._widened(b, lo, hi, rng)
         if lo is not None and hi is not None:
             if hi < lo:
                 return _Domain([])
@@ -1265,16 +1435,40 @@ class _Quantifier:
                 return _Domain([chr(i) for i in range(lo, hi + 1)] if is_char else range(lo, hi + 1))
             if has_lo and has_hi:
                 if b.is_scalar() and not is_char:
-                    return _FRESH  # too many to enumerate: the equality-only stand-in may still decide
+                    return _Open(lo, hi, True)  # too many to enumerate: the stand-ins may still decide
                 raise LimitExceeded("size", f"quantifier binder {b.name} ranges over {size} values")
         if not explicit and b.is_scalar():
-            return _FRESH
+            return _Open(lo, hi, not is_char)
         if is_char:
             raise rt.Unbounded(f"char binder {b.name} at line {self.line} is bounded on one side only")
         lo_e = lo if has_lo or (lo is not None and hi is None) else None
         hi_e = hi if lo_e is None else None
         return _Domain(_search_order(lo_e, hi_e), False,
-                       f"binder {b.name} of the quantifier at line {self.line} is bounded on one side only")  # fmt: skip
+                       f"binder {b.name} of the quantifier at line {self.line} is bounded on one side only",
+                       (lo, hi))  # fmt: skip
+
+    def _widened(self, b: _Binder, lo: Any, hi: Any, rng: tuple[int | None, int | None]) -> _Domain:
+        """The domain when a bound is an outer binder's affine stand-in: empty if it is empty for the
+        whole piece (the comparison may split it); else that bound is dropped for the type's (a
+        superset of the relevant values is sound) and the binder is searched from its other bound. A
+        search that ends undecided raises ``NotAffine`` (``_Domain.widened``), so the outer binder's
+        piece goes back to its other strategies instead of becoming unknown; a finite outer piece of
+        fewer than ``_CONCRETE_FALLBACK`` values goes back at once (it is enumerated)."""
+        if lo is not None and hi is not None and hi < lo:
+            return _Domain([])
+        cell = (lo if lo.__class__ is Affine else hi).cell
+        if cell.lo is not None and cell.hi is not None and cell.hi - cell.lo < _CONCRETE_FALLBACK:
+            # a small outer piece is cheaper enumerated (exactly) than searched here for every split
+            raise affine.NotAffine(f"binder {b.name} is bounded by binder {cell.name}")
+        lo = rng[0] if lo.__class__ is Affine else lo
+        hi = rng[1] if hi.__class__ is Affine else hi
+        if lo is not None and hi is not None and hi - lo < SEARCH_CAP:
+            return _Domain(range(lo, hi + 1))  # (also keeps the search below within the type's range)
+        why = f"binder {b.name} of the quantifier at line {self.line} is bounded by another binder's stand-in"
+        order = _search_order(lo, None) if lo is not None else _search_order(None, hi)
+        dom = _Domain(order, False, why)
+        dom.widened = True
+        return dom
 
     def _fallback(self, b: _Binder) -> _Domain:
         """Search domain for a scalar binder whose ``Fresh`` evaluation failed."""
@@ -1306,11 +1500,22 @@ class _Quantifier:
             return _truth(self.body(env))
         b = self.binders[k]
         dom = self.domain(b, env)
-        if dom is _FRESH:
+        if isinstance(dom, _Open):
             try:
                 return self._with_fresh(k, env, exists)
             except rt.NotEqualityOnly:
-                dom = self._fallback(b)
+                pass
+            if dom.affine:
+                try:
+                    return self._with_affine(k, env, exists, dom.lo, dom.hi)
+                except affine.NotAffine:
+                    pass
+            dom = self._fallback(b)
+        elif not dom.complete and dom.open_range is not None:
+            try:
+                return self._with_affine(k, env, exists, *dom.open_range)
+            except affine.NotAffine:
+                pass
         err: rt.SpecError | None = None
         for v in dom.values:
             env[b.name] = v
@@ -1325,6 +1530,8 @@ class _Quantifier:
             raise err
         if not dom.complete:
             found = "witness" if exists else "counterexample"
+            if dom.widened:
+                raise affine.NotAffine(f"{dom.why}: no {found} among the first {SEARCH_CAP} values")
             raise rt.Unbounded(f"{dom.why}: no {found} among the first {SEARCH_CAP} values")
         return not exists
 
@@ -1342,6 +1549,8 @@ class _Quantifier:
         err: rt.SpecError | None = None
         for c in list(fresh.compared):
             # another binder's stand-in is a value too (this binder equal to that one)
+            if c.__class__ is Affine:  # equal to another binder's affine stand-in: not a value to try
+                raise rt.NotEqualityOnly(f"binder {b.name} is compared with binder {c.cell.name}")
             if c is fresh or not (isinstance(c, rt.Fresh) or b.valid(c)):
                 continue
             if _seen_before(c, seen, seen_plain, seen_fresh):
@@ -1365,6 +1574,129 @@ class _Quantifier:
             raise err
         return not exists
 
+    def _with_affine(self, k: int, env: dict[str, Any], exists: bool, lo: int | None, hi: int | None) -> bool:
+        """Decide binder k over ``[lo, hi]`` piece by piece with affine stand-ins (``affine.py``: why a
+        piece's result holds for every value of it). A piece whose evaluation compares non-uniformly is
+        split at the cut and both halves are redone, lower first; pieces of at most ``_CONCRETE_PIECE``
+        values are enumerated. ``NotAffine`` (the body leaves the affine fragment) goes to the caller,
+        which falls back to its other strategies; other errors make that piece unknown, as an
+        enumerated instance would."""
+        _AFFINE_LIVE[0] += 1
+        try:
+            return self._affine_pieces(k, env, exists, lo, hi)
+        finally:
+            _AFFINE_LIVE[0] -= 1
+
+    def _affine_pieces(
+        self, k: int, env: dict[str, Any], exists: bool, lo: int | None, hi: int | None
+    ) -> bool:
+        b = self.binders[k]
+        todo: list[tuple[int | None, int | None]] = [(lo, hi)]
+        err: rt.SpecError | None = None
+        concrete: list[tuple[int, int]] = []  # finite pieces to enumerate value by value
+        pieces = 0
+        while todo or concrete:
+            limits.charge(1)
+            pieces += 1
+            if pieces > _MAX_PIECES:
+                raise affine.NotAffine(f"binder {b.name}: more than {_MAX_PIECES} pieces")
+            if concrete:
+                p_lo, p_hi = concrete.pop()
+                for v in range(p_lo, p_hi + 1):
+                    env[b.name] = v
+                    try:
+                        if self._quant(k + 1, env, exists) == exists:
+                            return exists
+                    except affine.NotAffine:
+                        raise
+                    except rt.SpecError as exc:
+                        err = err or exc
+                continue
+            p_lo, p_hi = todo.pop()
+            if p_lo is not None and p_hi is not None and p_hi - p_lo < _CONCRETE_PIECE:
+                concrete.append((p_lo, p_hi))
+                continue
+            cell = affine.Cell(b.name, p_lo, p_hi)
+            env[b.name] = Affine(cell, 1, 0)
+            try:
+                r = self._quant(k + 1, env, exists)
+            except affine.Split as sp:
+                if sp.cell is not cell:
+                    raise
+                todo.append((sp.t + 1, p_hi))
+                todo.append((p_lo, sp.t))
+                continue
+            except affine.NotAffine:
+                # a finite piece is still enumerable (e.g. a length pinned to the binder); an infinite or
+                # huge one is left to the caller's other strategies
+                if p_lo is None or p_hi is None or p_hi - p_lo >= _CONCRETE_FALLBACK:
+                    raise
+                concrete.append((p_lo, p_hi))
+                continue
+            except rt.SpecError as exc:
+                err = err or exc
+                continue
+            if r == exists:
+                return exists
+        if err is not None:
+            raise err
+        return not exists
+
+    def _choose_affine(
+        self, k: int, env: dict[str, Any], out: list[Any], lo: int | None, hi: int | None
+    ) -> bool:
+        """``choose`` over the last binder's whole range with affine stand-ins (as ``_with_affine``):
+        a piece of two or more values where the body holds gives two witnesses (``choose`` is then
+        unspecified), small pieces are enumerated. The enumeration is complete."""
+        _AFFINE_LIVE[0] += 1
+        try:
+            return self._choose_pieces(k, env, out, lo, hi)
+        finally:
+            _AFFINE_LIVE[0] -= 1
+
+    def _choose_pieces(
+        self, k: int, env: dict[str, Any], out: list[Any], lo: int | None, hi: int | None
+    ) -> bool:
+        b = self.binders[k]
+        todo: list[tuple[int | None, int | None]] = [(lo, hi)]
+        concrete: list[tuple[int, int]] = []
+        pieces = 0
+        while (todo or concrete) and len(out) < 2:
+            limits.charge(1)
+            pieces += 1
+            if pieces > _MAX_PIECES:
+                raise affine.NotAffine(f"binder {b.name}: more than {_MAX_PIECES} pieces")
+            if concrete:
+                p_lo, p_hi = concrete.pop()
+                for v in range(p_lo, p_hi + 1):
+                    env[b.name] = v
+                    self._choose(k + 1, env, out)
+                    if len(out) > 1:
+                        break
+                continue
+            p_lo, p_hi = todo.pop()
+            if p_lo is not None and p_hi is not None and p_hi - p_lo < _CONCRETE_PIECE:
+                concrete.append((p_lo, p_hi))
+                continue
+            cell = affine.Cell(b.name, p_lo, p_hi)
+            env[b.name] = Affine(cell, 1, 0)
+            try:
+                r = _truth(self.body(env))
+            except affine.Split as sp:
+                if sp.cell is not cell:
+                    raise
+                todo.append((sp.t + 1, p_hi))
+                todo.append((p_lo, sp.t))
+                continue
+            except affine.NotAffine:
+                if p_lo is None or p_hi is None or p_hi - p_lo >= _CONCRETE_FALLBACK:
+                    raise
+                concrete.append((p_lo, p_hi))
+                continue
+            if r:  # every value of the piece (two or more) is a witness
+                out.extend([_SEVERAL, _SEVERAL])
+        return True
+
     def _choose(self, k: int, env: dict[str, Any], out: list[Any]) -> bool:
         """Collect witnesses (stops after two); returns whether the enumeration was complete."""
         if len(out) > 1:
@@ -1377,7 +1709,17 @@ class _Quantifier:
             return True
         b = self.binders[k]
         dom = self.domain(b, env)
-        if dom is _FRESH:
+        rng = None
+        if isinstance(dom, _Open):
+            rng = (dom.lo, dom.hi) if dom.affine else None
+        elif not dom.complete:
+            rng = dom.open_range
+        if rng is not None and k == len(self.binders) - 1:
+            try:
+                return self._choose_affine(k, env, out, *rng)
+            except affine.NotAffine:
+                pass
+        if isinstance(dom, _Open):
             dom = self._fallback(b)
         complete = dom.complete
         for v in dom.values:

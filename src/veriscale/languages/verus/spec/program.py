@@ -35,6 +35,7 @@ from . import runtime as rt
 from .ast import Chain, Expr, Path
 from .evaluate import Compiler, Context, SpecFn
 from .parser import ExprParser, SpecParseError
+from .tailcalls import tail_self_calls
 from .twostate import InPlaceMissing, bind_inplace
 
 __all__ = ["Clause", "SpecLoadError", "SpecProgram", "to_spec_value"]
@@ -228,6 +229,14 @@ class SpecProgram:
         elif with_ret:
             env[self.ret_name] = to_spec_value(self.ret_type, output)
         return env
+
+    def tail_recursive(self) -> bool:
+        """Does some spec fn call itself in tail position? The evaluator runs such recursion as a loop
+        (``tailcalls``), so a recursion-depth limit elsewhere (the compiled checker) is worth a retry here."""
+        return any(
+            fn.body is not None and tail_self_calls(fn.body, lambda c, fn=fn: self.compiler._fn_of(c) is fn)
+            for fn in self.ctx.fns.values()
+        )
 
     def mutables(self) -> list[str]:
         """Names of the target's mutable arguments (``self`` for a ``&mut self`` receiver)."""

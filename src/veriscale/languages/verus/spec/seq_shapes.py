@@ -132,12 +132,31 @@ def _len_eqs(atoms: list[Expr], x: str) -> list[object]:
     return out
 
 
+def _hoisted(atoms: list[Expr], x: str, caps: list[object]) -> list[Expr]:
+    """``forall`` conjuncts nested in the consequent of a one-binder ``forall|j| G ==> (… && Q)`` whose
+    guard ``G`` covers ``0 .. x.len() - 1`` and where ``Q`` does not mention ``j`` (Verus' quantifiers
+    extend to the right, so ``A && forall|j| … ==> B && forall|i| …`` nests the second in the first).
+    Whenever ``x`` has two or more elements ``G`` holds for ``j == 0``, so ``Q`` must hold: an order
+    stated by ``Q`` binds every sequence that has adjacent pairs, and shorter ones have none to order."""
+    out: list[Expr] = []
+    for a in atoms:
+        if not (isinstance(a, Quant) and a.kind == "forall" and len(a.binders) == 1):
+            continue
+        j = a.binders[0][0]
+        for leaf, guards in _leaves(a.body, []):
+            if not (isinstance(leaf, Quant) and leaf.kind == "forall") or j in free_vars(leaf):
+                continue
+            if guards and all(_covers(g, j, x, caps) for g in guards):
+                out.append(leaf)
+    return out
+
+
 def monotone(atoms: list[Expr], x: str) -> str | None:
     """``"strict"`` / ``"weak"`` when a conjunct orders the elements of ``x`` (strict wins), else None."""
     caps = _len_eqs(atoms, x)
     found: str | None = None
     pieces: list[tuple[Expr, Expr, str]] = []
-    for a in atoms:
+    for a in atoms + _hoisted(atoms, x, caps):
         if not (isinstance(a, Quant) and a.kind == "forall"):
             continue
         kind = (
