@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from veriscale.evaluate.vericontest.generations import is_vericontest_line, parse_vc_generations
-from veriscale.formats.vericontest.preserved import cheating, modification
+from veriscale.formats.vericontest.preserved import cheating, modification, spec_modification
 
 
 def test_reader_reports_bad_lines_and_keeps_the_rest() -> None:
@@ -76,6 +76,19 @@ def test_proof_additions_keep_the_spec_and_code() -> None:
         modification(GIVEN, GIVEN.replace("pub fn twice", "pub fn thrice"), "twice")
         == "function `twice` is missing"
     )
+
+
+def test_spec_kept_ignores_the_code_and_a_termination_measure() -> None:
+    other_code = GIVEN.replace("r = r + n as u64;", "r = 2 * r;")
+    assert spec_modification(GIVEN, other_code, "twice") is None
+    assert modification(GIVEN, other_code, "twice") == "the executable code changed"
+    measured = GIVEN.replace("-> int { 2 * x }", "-> int decreases x { 2 * x }")
+    assert spec_modification(GIVEN, measured, "twice") is None
+    assert (
+        spec_modification(GIVEN, GIVEN.replace("r as int ==", "r as int >="), "twice")
+        == "the `ensures` clause of `twice` changed"
+    )
+    assert spec_modification(GIVEN, GIVEN.replace("2 * x", "x * 2"), "twice") == "spec fn `double` changed"
 
 
 def test_cheating_constructs_are_found_once_each() -> None:

@@ -71,6 +71,12 @@ def test_bad_answers_each_get_a_category() -> None:
     # passes every example, but z3 finds a valid input it rejects (target -1000000000)
     gens.append(VcGeneration("lc34", "nl2spec", 2, p.spec.replace("requires", "requires target >= -20,", 1)))
     gens.append(VcGeneration("lc34", "spec_code2proof", 1, p.verified.replace("ensures", "ensures true,", 1)))
+    # spec2code must hand the given spec back: a weakened ensures fails before any test runs; the
+    # same program as nl2code is judged on its outputs only
+    weakened = p.code_spec.replace("ensures", "ensures true,", 1)
+    gens.append(VcGeneration("lc34", "spec2code", 0, weakened))
+    gens.append(VcGeneration("lc34", "nl_spec2code", 0, weakened))
+    gens.append(VcGeneration("lc34", "nl2code", 100, weakened))
     rows = _score("lc34", gens)
     got = {(r["task"], r["sample"]): next(iter(r["metrics"].values())) for r in rows}
     cats = {k: (m.score.value, m.error.value if m.error else None) for k, m in got.items()}
@@ -85,6 +91,9 @@ def test_bad_answers_each_get_a_category() -> None:
     assert got[("nl2spec", 2)].n_pass == 6  # the 3 examples, for the requires and the ensures
     assert cats[("spec_code2proof", 0)] == ("FAIL", "spec_code_modified")
     assert cats[("spec_code2proof", 1)] == ("FAIL", "spec_code_modified")
+    assert cats[("spec2code", 0)] == cats[("nl_spec2code", 0)] == ("FAIL", "spec_code_modified")
+    assert "spec modified: the `ensures` clause" in got[("spec2code", 0)].reason
+    assert cats[("nl2code", 100)] == ("PASS", None)
 
 
 def test_evaluate_cli_on_a_vericontest_root(tmp_path: Path) -> None:

@@ -33,7 +33,7 @@ class ErrorCategory(enum.StrEnum):
     # VeriContest's taxonomy (paper, Appendix B.1) beyond the categories above.
     SYNTAX_ERROR = "syntax_error"  # rustc rejects the (erased) program, or it cannot be tokenized
     PRE_POST_MISMATCH = "pre_post_mismatch"  # nl2spec/end2end: precondition and postcondition both fail
-    SPEC_CODE_MODIFIED = "spec_code_modified"  # spec_code2proof: the given spec or code was changed
+    SPEC_CODE_MODIFIED = "spec_code_modified"  # the given spec (spec2code, nl_spec2code) or spec/code (spec_code2proof) changed
     VERIFICATION_FAILURE = "verification_failure"  # Verus rejected the program
     EXTRACTION_FAILED = "extraction_failed"  # no program could be extracted from the model's answer
 

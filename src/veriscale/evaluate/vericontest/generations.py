@@ -41,6 +41,7 @@ from ..generations import GenerationError
 __all__ = [
     "CODE_TASKS",
     "PROOF_TASKS",
+    "SPEC_GIVEN_CODE_TASKS",
     "VC_TASKS",
     "VcGeneration",
     "VcGenerationSet",
@@ -52,6 +53,8 @@ __all__ = [
 
 VC_TASKS: tuple[str, ...] = ("nl2spec", "nl2code", "spec2code", "nl_spec2code", "spec_code2proof", "end2end")
 CODE_TASKS: tuple[str, ...] = ("nl2code", "spec2code", "nl_spec2code")
+# code tasks given ``spec.rs``: the answer must keep its specification token for token
+SPEC_GIVEN_CODE_TASKS: tuple[str, ...] = ("spec2code", "nl_spec2code")
 PROOF_TASKS: tuple[str, ...] = ("spec_code2proof", "end2end")
 _FIELDS = frozenset({"task_id", "task", "sample", "program", "extraction_error", "model", "meta"})
 # written by ``veriscale generate`` for convenience; read (type-checked) but not scored: the

@@ -26,7 +26,7 @@ from ..harness import EvalOptions, EvaluationRun, SampleResult, SuiteInfo, Suite
 from ..scoring.aggregate import MetricResult, Score, TestResult, aggregate
 from ..scoring.errors import ErrorCategory
 from .generations import CODE_TASKS, VC_TASKS, VcGeneration
-from .scoring import VcOptions, metrics_of_task, score_sample
+from .scoring import VcOptions, metrics_of_task, score_sample, spec_not_kept
 
 __all__ = ["VcEvalOptions", "evaluate_vc_generations"]
 
@@ -112,12 +112,16 @@ def run_vc_job(job: VcJob) -> list[dict[str, Any]]:
     done: dict[tuple[str, str | None, str], dict[str, MetricResult]] = {}
     for g in job.samples:
         start = time.perf_counter()
-        # the three code tasks score a program alike (``score_sample`` -> ``score_code``, nothing
-        # task-specific): one run serves all of them
+        # the code tasks score a program alike (``score_sample`` -> ``score_code``) once the tasks
+        # given ``spec.rs`` have passed their spec-kept gate: one run serves all of them
         key = ("code" if g.task in CODE_TASKS else g.task, g.extraction_error, g.program)
+        refused = None
         try:
             seen = done.get(key)
-            if seen is not None:  # same results under this task's metric names (same order)
+            refused = spec_not_kept(problem, g)
+            if refused is not None:
+                metrics = dict.fromkeys(metrics_of_task(g.task), refused)
+            elif seen is not None:  # same results under this task's metric names (same order)
                 metrics = dict(zip(metrics_of_task(g.task), seen.values()))
             else:
                 metrics = score_sample(engine, problem, te_gt, cases, g, vopts)
@@ -125,7 +129,8 @@ def run_vc_job(job: VcJob) -> list[dict[str, Any]]:
             metrics = _internal(
                 VcJob(job.suite, job.problem_dir, job.task_id, (g,), o), f"{type(exc).__name__}: {exc}"
             )[0]["metrics"]
-        done[key] = metrics
+        if refused is None:
+            done[key] = metrics
         out.append(
             {
                 "task_id": g.task_id,

@@ -45,7 +45,7 @@ from ...formats.vericontest.answers import (
     unreadable,
     whole_program,
 )
-from ...formats.vericontest.preserved import SourceUnreadable, cheating, modification
+from ...formats.vericontest.preserved import SourceUnreadable, cheating, modification, spec_modification
 from ...formats.vericontest.requires_equiv import requires_equivalence
 from ...runtime.engine import Outcome, OutcomeKind, Verdict
 from ..scoring.aggregate import (
@@ -59,7 +59,7 @@ from ..scoring.aggregate import (
 )
 from ..scoring.errors import ErrorCategory
 from .cases import Case, ProblemCases
-from .generations import CODE_TASKS, VcGeneration
+from .generations import CODE_TASKS, SPEC_GIVEN_CODE_TASKS, VcGeneration
 
 __all__ = [
     "VC_METRICS",
@@ -434,6 +434,18 @@ def _why_untested(cases: ProblemCases, *, spec: bool = False) -> str:
     return "no example could be read from the description and the problem has no test file"
 
 
+def spec_not_kept(problem: Any, gen: VcGeneration) -> MetricResult | None:
+    """The FAIL of a spec2code / nl_spec2code answer that does not hand ``spec.rs``'s specification
+    back token for token (``preserved.spec_modification``); None when kept or not such a task."""
+    if gen.task not in SPEC_GIVEN_CODE_TASKS or gen.extraction_error is not None:
+        return None
+    try:
+        why = spec_modification(problem.spec, gen.program, problem.signature.name)
+    except SourceUnreadable as exc:
+        return _fail(ErrorCategory.SYNTAX_ERROR, str(exc))
+    return None if why is None else _fail(ErrorCategory.SPEC_CODE_MODIFIED, f"spec modified: {why}")
+
+
 def _score_sample(
     engine: Any, problem: Any, te_gt: Any, cases: ProblemCases, gen: VcGeneration, opts: VcOptions
 ) -> dict[str, MetricResult]:
@@ -445,6 +457,9 @@ def _score_sample(
         return dict.fromkeys(names, r)
     program = gen.program
     if gen.task in CODE_TASKS:
+        kept = spec_not_kept(problem, gen)
+        if kept is not None:
+            return dict.fromkeys(names, kept)
         eq, spec = score_code(engine, problem, te_gt, cases, program)
         return {names[0]: eq, names[1]: spec}
     if gen.task == "nl2spec":

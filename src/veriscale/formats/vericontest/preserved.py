@@ -4,7 +4,8 @@
 comments ignored):
 
 * **the specification**: every ``spec fn`` of ``given`` must appear in the
-  candidate with the same tokens (item text from its first token to its end),
+  candidate with the same tokens (item text from its first token to its end,
+  a ``decreases`` clause left out: a termination measure is proof, not meaning),
   and the target function's header (parameters, return) and its
   ``requires``/``ensures``/``returns`` clauses must be the same;
 * **the code**: the Verus-erased candidate and the erased ``given`` must be the
@@ -38,7 +39,7 @@ from ...languages.verus.erase import EraseError, erase
 from ...languages.verus.items import ScanError, SourceItems, scan_items
 from ...languages.verus.lexer import LexError, Tok, tokenize
 
-__all__ = ["SourceUnreadable", "cheating", "modification"]
+__all__ = ["SourceUnreadable", "cheating", "modification", "spec_modification"]
 
 _SPEC_CLAUSES = ("requires", "ensures", "returns")
 _TRUSTING_ATTRIBUTES = frozenset({
@@ -60,6 +61,16 @@ def _items(src: str, what: str) -> SourceItems:
 
 def _texts(toks: list[Tok], a: int, b: int) -> list[str]:
     return [t.text for t in toks[a:b]]
+
+
+def _spec_fn_text(items: SourceItems, f: object) -> list[str]:
+    """A spec fn's tokens without its ``decreases`` clause: a termination measure is proof, not
+    meaning (an answer may add one for Verus to accept the fn)."""
+    dec = f.clause("decreases")  # type: ignore[attr-defined]
+    a, b = f.start, f.end  # type: ignore[attr-defined]
+    if dec is None:
+        return _texts(items.toks, a, b)
+    return _texts(items.toks, a, dec.kw_index) + _texts(items.toks, dec.end, b)
 
 
 def _header(items: SourceItems, f: object) -> list[str]:
@@ -90,6 +101,17 @@ def _code_tokens(src: str, what: str) -> list[str]:
 
 def modification(given: str, candidate: str, target: str) -> str | None:
     """Why ``candidate`` does not keep ``given``'s specification and code; None when it does."""
+    why = spec_modification(given, candidate, target)
+    if why is not None:
+        return why
+    if _code_tokens(given, "the given program") != _code_tokens(candidate, "the answer"):
+        return "the executable code changed"
+    return None
+
+
+def spec_modification(given: str, candidate: str, target: str) -> str | None:
+    """Why ``candidate`` does not keep ``given``'s specification (spec fns, the target's header and
+    clauses); None when it does. The code is not compared (spec2code answers write it)."""
     g = _items(given, "the given program")
     c = _items(candidate, "the answer")
     for f in g.fns:
@@ -98,7 +120,7 @@ def modification(given: str, candidate: str, target: str) -> str | None:
         other = c.fn(f.name, f.owner)
         if other is None or other.mode != "spec":
             return f"spec fn `{f.name}` is missing"
-        if _texts(g.toks, f.start, f.end) != _texts(c.toks, other.start, other.end):
+        if _spec_fn_text(g, f) != _spec_fn_text(c, other):
             return f"spec fn `{f.name}` changed"
     gt = [f for f in g.fns if f.name == target and f.mode == "exec"]
     if gt:
@@ -110,8 +132,6 @@ def modification(given: str, candidate: str, target: str) -> str | None:
         for kw in _SPEC_CLAUSES:
             if _clause(g, gt[0], kw) != _clause(c, ct, kw):
                 return f"the `{kw}` clause of `{target}` changed"
-    if _code_tokens(given, "the given program") != _code_tokens(candidate, "the answer"):
-        return "the executable code changed"
     return None
 
 
