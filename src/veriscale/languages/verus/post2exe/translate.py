@@ -81,6 +81,10 @@ class Checker:
 _PLAIN_OK = re.compile(r"Ok\(([A-Za-z_][A-Za-z0-9_]*\.clone\(\)|V::[IBC]\([^()]*\))\)")
 _INT_CONSTS = {f"{t}::{b}": v for t, (lo, hi) in INT_RANGES.items() for b, v in (("MIN", lo), ("MAX", hi))}
 _I128 = (-(2**127), 2**127 - 1)
+# the runtime's function for each comparison operator (one call, no operator string matched at run time)
+_CMP_FN = {"==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
+# `&<variable>.clone()` as a call argument borrows a copy that is dropped at once: borrow the variable
+_BORROWED_CLONE = re.compile(r"&([A-Za-z_][A-Za-z0-9_]*)\.clone\(\)(?=[,)\]])")
 
 
 def _ident(name: str) -> str:
@@ -400,11 +404,11 @@ class _Fn:
                 raise Untranslatable(f"comparison {op}")
             ops.append(norm)
         xs = [self.val(x) for x in e.operands]
+        if len(xs) == 2:  # one comparison: no closure, no moves (operands evaluated left to right)
+            return f"Ok(V::B({_CMP_FN[ops[0]]}(&{xs[0]}, &{xs[1]})?))"
         body = [f"let mut a = {xs[0]};"]
         for op, x in zip(ops, xs[1:]):
-            body.append(
-                f"let b = {x}; if !cmp({json.dumps(op)}, &a, &b)? {{ return Ok(V::B(false)); }} a = b;"
-            )
+            body.append(f"let b = {x}; if !{_CMP_FN[op]}(&a, &b)? {{ return Ok(V::B(false)); }} a = b;")
         return "(|| -> R { " + " ".join(body) + " Ok(V::B(true)) })()"
 
     def x_Cast(self, e: Cast) -> str:
@@ -593,11 +597,70 @@ class _Translator:
         self.bodies: list[str] = []
         self.counter = 0
         self.errors: list[str] = []
+        self._memo: dict[str, bool] = {}  # spec fn name -> memoised (see `memoised`)
         self.stubs: list[str] = []  # operands of && / || / ==> outside the fragment (see _Fn._bool_or_stub)
 
     def fresh(self) -> int:
         self.counter += 1
         return self.counter
+
+    def _callees(self, fn: Any) -> set[str]:
+        """Names of the spec fns ``fn``'s body may call (any name of a spec fn in it: over-approximated)."""
+        names = set(self.prog.ctx.fns)
+        out: set[str] = set()
+
+        def walk(x: Any) -> None:
+            if isinstance(x, Path):
+                if x.segments and x.segments[-1] in names:
+                    out.add(x.segments[-1])
+                return
+            if isinstance(x, MethodCall) and x.name in names:
+                out.add(x.name)
+            if dataclasses.is_dataclass(x) and not isinstance(x, type):
+                for f in dataclasses.fields(x):
+                    walk(getattr(x, f.name))
+            elif isinstance(x, tuple | list):
+                for y in x:
+                    walk(y)
+
+        walk(fn.body)
+        return out
+
+    def memoised(self, fn: Any) -> bool:
+        """Whether calls of ``fn`` go through the memo: unless ``fn`` is not recursive (it cannot reach
+        itself through the spec fns it may call) and its body has no quantifier or closure. Such a body
+        is a bounded amount of work plus calls of other spec fns, which keep their own memo, so a repeated
+        call costs little more than a probe would, and most calls (``valid_split(s, i, j)`` for every pair
+        of a quantifier) are never repeated: their memo entry was pure cost (key, hash, insert). A repeated
+        call is charged its callees' steps again; the verdict does not depend on the memo."""
+        if fn.name in self._memo:
+            return self._memo[fn.name]
+        heavy = False
+
+        def walk(x: Any) -> None:
+            nonlocal heavy
+            if isinstance(x, Quant | Closure):
+                heavy = True
+                return
+            if dataclasses.is_dataclass(x) and not isinstance(x, type):
+                for f in dataclasses.fields(x):
+                    walk(getattr(x, f.name))
+            elif isinstance(x, tuple | list):
+                for y in x:
+                    walk(y)
+
+        walk(fn.body)
+        seen: set[str] = set()
+        todo = sorted(self._callees(fn))
+        while todo and not heavy:
+            n = todo.pop()
+            if n == fn.name:
+                heavy = True
+            elif n not in seen and n in self.prog.ctx.fns:
+                seen.add(n)
+                todo.extend(sorted(self._callees(self.prog.ctx.fns[n])))
+        self._memo[fn.name] = heavy
+        return heavy
 
     def const_fn(self, name: str) -> str:
         key = "#const#" + name
@@ -624,11 +687,16 @@ class _Translator:
                 del self.fns[fn.name]
                 raise
             sig = ", ".join(f"{v}: &V" for v in params.values())
-            key = f"MK({fid}, vec![{', '.join(f'{v}.clone()' for v in params.values())}])"
-            self.bodies.append(
-                f"fn {rust}({sig}) -> R {{ charge()?; let key = {key}; if let Some(v) = memo_get(&key) {{ return Ok(v); }} "
-                f"enter()?; let r = (|| -> R {{ {body} }})(); leave(); if let Ok(v) = &r {{ memo_put(key, v.clone()); }} r }}"
-            )
+            if self.memoised(fn):
+                key = f"mk_key({fid}, &[{', '.join(params.values())}])"
+                self.bodies.append(
+                    f"fn {rust}({sig}) -> R {{ charge()?; let key = {key}; if let Some(v) = memo_get(&key) {{ return Ok(v); }} "
+                    f"enter()?; let r = (|| -> R {{ {body} }})(); leave(); if let Ok(v) = &r {{ memo_put(key, v.clone()); }} r }}"
+                )
+            else:  # see `memoised`: evaluating the body again costs about what a memo probe would
+                self.bodies.append(
+                    f"fn {rust}({sig}) -> R {{ charge()?; enter()?; let r = (|| -> R {{ {body} }})(); leave(); r }}"
+                )
         return self.fns[fn.name]
 
 
@@ -731,29 +799,40 @@ def translate(
         "    o.push('}');\n"
         "    Ok(())\n"
         "}\n"
-        "fn run() {\n"
-        "    let stdin = std::io::stdin();\n"
-        "    let mut out = std::io::BufWriter::new(std::io::stdout());\n"
-        "    for line in stdin.lock().lines() {\n"
-        "        let line = match line { Ok(l) => l, Err(_) => break };\n"
-        "        if line.trim().is_empty() { continue; }\n"
-        "        let mut o = String::new();\n"
-        "        match parse(&line) {\n"
-        "            Err(m) => bad(&mut o, &m),\n"
-        '            Ok(j) => match field(&j, "input") {\n'
-        '                None => bad(&mut o, "no input object"),\n'
-        '                Some(inp) => if let Err(m) = case(&mut o, inp, field(&j, "output")) { bad(&mut o, &m) },\n'
-        "            },\n"
-        "        }\n"
-        '        writeln!(out, "{}", o).ok();\n'
-        "        out.flush().ok();\n"
+        "fn one(o: &mut String, j: &J) {\n"
+        '    match field(j, "input") {\n'
+        '        None => bad(o, "no input object"),\n'
+        '        Some(inp) => if let Err(m) = case(o, inp, field(j, "output")) { bad(o, &m) },\n'
         "    }\n"
+        "}\n"
+        "fn run() {\n"
+        "    let mut rd = std::io::BufReader::with_capacity(1 << 16, std::io::stdin());\n"
+        "    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout());\n"
+        "    let mut line = String::new();\n"
+        "    let mut o = String::new();\n"
+        "    loop {\n"
+        "        if rd.buffer().is_empty() { out.flush().ok(); }  // about to wait for input: answer first\n"
+        "        line.clear();\n"
+        "        match rd.read_line(&mut line) { Ok(0) | Err(_) => break, Ok(_) => {} }\n"
+        "        let t = line.trim();\n"
+        "        if t.is_empty() { continue; }\n"
+        "        match parse(t) {\n"
+        '            Err(m) => { o.clear(); bad(&mut o, &m); writeln!(out, "{}", o).ok(); }\n'
+        "            Ok(J::Arr(cases)) => for c in cases.iter() {\n"
+        '                o.clear(); one(&mut o, c); writeln!(out, "{}", o).ok();\n'
+        "                if flush_due() { out.flush().ok(); }\n"
+        "            },\n"
+        '            Ok(j) => { o.clear(); one(&mut o, &j); writeln!(out, "{}", o).ok(); if flush_due() { out.flush().ok(); } }\n'
+        "        }\n"
+        "    }\n"
+        "    out.flush().ok();\n"
         "}\n"
         "fn main() {\n"
         '    let h = std::thread::Builder::new().stack_size(1 << 30).spawn(run).expect("thread");\n'
         "    h.join().ok();\n"
         "}\n"
     )
-    text = "\n".join(src)
+    # (the rewrite touches the emitted code only, never the runtime text of a standalone checker)
+    text = "\n".join([*head, _BORROWED_CLONE.sub(r"&\1", "\n".join(src[len(head) :]))])
     return Checker(text, complete=not untranslated, untranslated=untranslated,
                    clauses=len(prog.requires) + len(prog.ensures))  # fmt: skip
