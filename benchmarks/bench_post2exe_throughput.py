@@ -55,7 +55,7 @@ from post2exe_cases import generated_cases, quantifier_heavy  # noqa: E402
 from veriscale.formats.vericontest.dataset import ProblemError, discover_problems, read_problem  # noqa: E402
 from veriscale.languages.verus.compile import cache_dir  # noqa: E402
 from veriscale.languages.verus.engine import VeriContestEngine  # noqa: E402
-from veriscale.languages.verus.post2exe.build import CHECKER_FLAGS, compile_checker  # noqa: E402
+from veriscale.languages.verus.post2exe.build import CHECKER_FLAGS, compile_checker, runtime_rlib  # noqa: E402
 from veriscale.languages.verus.post2exe.checker import CompiledChecker, build_checker  # noqa: E402
 from veriscale.languages.verus.post2exe.crosscheck import example_cases, mutated_outputs  # noqa: E402
 
@@ -68,6 +68,8 @@ def _fresh_cache() -> Path:
     """A temporary cache holding only the runtime library and prelude of the default cache."""
     tmp = Path(tempfile.mkdtemp(prefix="vs-p2e-bench-"))
     src = cache_dir()
+    for inline in (False, True):  # both runtime builds (opt-level 0 / optimised checkers), compiled once
+        runtime_rlib(src, inline)
     for sub in ("post2exe-rt", "prelude"):
         if (src / sub).is_dir():
             shutil.copytree(src / sub, tmp / sub)

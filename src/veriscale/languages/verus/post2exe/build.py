@@ -35,7 +35,7 @@ __all__ = ["CHECKER_FLAGS", "POST2EXE_VERSION", "compile_checker", "runtime_rlib
 
 # part of every cache key, with the sources: bump it when the meaning of a compiled checker changes in a
 # way its source text may not show (3: ranges beyond the step budget are searched with a share of it;
-# 4: allocation-free memo keys, buffered output, batch lines)
+# 4: allocation-free memo keys, buffered output, batch lines, typed i128 integer expressions)
 POST2EXE_VERSION = "4"
 
 # opt-level 0 by default: a checker compiles in under a second; VERISCALE_POST2EXE_OPT=3 trades

@@ -61,6 +61,7 @@ from ..spec.ast import (
     View,
 )
 from .runtime_rs import RUNTIME, RUNTIME_CRATE
+from .typed import int_expr, int_operand, is_int, is_int_type, typed_chain
 
 __all__ = ["Checker", "Untranslatable", "translate"]
 
@@ -85,6 +86,18 @@ _I128 = (-(2**127), 2**127 - 1)
 _CMP_FN = {"==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
 # `&<variable>.clone()` as a call argument borrows a copy that is dropped at once: borrow the variable
 _BORROWED_CLONE = re.compile(r"&([A-Za-z_][A-Za-z0-9_]*)\.clone\(\)(?=[,)\]])")
+
+
+def _typed_form(e: Expr) -> bool:
+    """Forms the typed fast path computes as ``i128`` when they are integers (``typed.is_int``); names,
+    literals and calls are as cheap either way."""
+    if isinstance(e, Binary):
+        return e.op in ("+", "-", "*", "/", "%")
+    if isinstance(e, Unary):
+        return e.op == "-"
+    if isinstance(e, MethodCall):
+        return e.name in ("len", "spec_index", "index")
+    return isinstance(e, Cast | Index)
 
 
 def _ident(name: str) -> str:
@@ -179,15 +192,35 @@ def _isolate(x: Expr, y: Expr, binders: frozenset[str]) -> tuple[Expr, Expr]:
 class _Fn:
     """Translation state of one Rust function body: the names in scope."""
 
-    def __init__(self, tr: _Translator, scope: dict[str, str]) -> None:
+    int_consts = _INT_CONSTS
+
+    def __init__(
+        self,
+        tr: _Translator,
+        scope: dict[str, str],
+        types: dict[str, Type | None] | None = None,
+        ints: dict[str, str] | None = None,
+    ) -> None:
         self.tr = tr
         self.scope = scope  # spec name -> Rust variable
+        self.types = types or {}  # spec name -> declared type (None: unknown), for the typed fast path
+        self.ints = ints or {}  # spec name -> Rust i128 variable holding it (quantifier binders)
 
-    def sub(self, extra: dict[str, str]) -> _Fn:
-        return _Fn(self.tr, {**self.scope, **extra})
+    def sub(
+        self, extra: dict[str, str], types: dict[str, Type] | None = None, ints: dict[str, str] | None = None
+    ) -> _Fn:
+        """A scope with ``extra`` names bound; a name rebound loses its old declared type and i128 copy."""
+        return _Fn(
+            self.tr,
+            {**self.scope, **extra},
+            {**self.types, **dict.fromkeys(extra), **(types or {})},
+            {**{k: v for k, v in self.ints.items() if k not in extra}, **(ints or {})},
+        )
 
     # every method returns a Rust expression of type R (Result<V, E>)
     def ex(self, e: Expr) -> str:
+        if _typed_form(e) and is_int(self, e):
+            return f"Ok(V::I({int_expr(self, e)}))"
         m = getattr(self, "x_" + type(e).__name__, None)
         if m is None:
             raise Untranslatable(f"{type(e).__name__} expressions")
@@ -195,6 +228,8 @@ class _Fn:
 
     def val(self, e: Expr) -> str:
         """A Rust expression of type V (inside a context returning Result)."""
+        if _typed_form(e) and is_int(self, e):
+            return f"V::I({int_expr(self, e)})"
         x = self.ex(e)
         m = _PLAIN_OK.fullmatch(x)
         # `(Ok(v))?` is `v`: a variable or literal needs no Result round trip (which unoptimised
@@ -403,6 +438,9 @@ class _Fn:
             if norm not in ("==", "!=", "<", "<=", ">", ">="):
                 raise Untranslatable(f"comparison {op}")
             ops.append(norm)
+        typed = typed_chain(self, e, ops)
+        if typed is not None:
+            return typed
         xs = [self.val(x) for x in e.operands]
         if len(xs) == 2:  # one comparison: no closure, no moves (operands evaluated left to right)
             return f"Ok(V::B({_CMP_FN[ops[0]]}(&{xs[0]}, &{xs[1]})?))"
@@ -537,12 +575,12 @@ class _Fn:
                     raise Untranslatable(f"a quantifier binder of type {t}")
                 done = frozenset(order[:k])
                 lo_parts = [
-                    f"{{ let b = int(&{f.val(y)})?; {'b + 1' if strict else 'b'} }}"
+                    f"{{ let b = {int_operand(f, y)}; {'b + 1' if strict else 'b'} }}"
                     for y, strict in lows[n]
                     if not (_mentions(y, nameset) - done)
                 ]
                 hi_parts = [
-                    f"{{ let b = int(&{f.val(y)})?; {'b - 1' if strict else 'b'} }}"
+                    f"{{ let b = {int_operand(f, y)}; {'b - 1' if strict else 'b'} }}"
                     for y, strict in highs[n]
                     if not (_mentions(y, nameset) - done)
                 ]
@@ -573,11 +611,11 @@ class _Fn:
                     f"while {c} <= hi_{c} {{ if cap_{c} != u64::MAX && steps_used() - f0_{c} >= cap_{c} {{ "
                     f"let e = range_cut(lo_{c}, hi_{c}, {c}, cap_{c}); if let E::Fuel(_) = e {{ return Err(e); }} "
                     f"if err.is_none() {{ err = Some(e); }} break; }} "
-                    f"let {var} = V::I({c}); {c} += 1;"
+                    f"let {var}_i: i128 = {c}; let {var} = V::I({c}); {c} += 1;"
                 )
                 closers.append("}")
             scope[n] = var
-            f = f.sub({n: var})
+            f = f.sub({n: var}, {n: t}, {n: f"{var}_i"} if is_int_type(t) else None)
         lines.append("charge()?;")
         want = "true" if exists else "false"
         lines.append(
@@ -682,7 +720,7 @@ class _Translator:
                 raise Untranslatable(f"spec fn {fn.name} does not parse")
             params = {n: f"{_ident(n)}" for n, _ in fn.params}
             try:
-                body = _Fn(self, params).ex(fn.body)
+                body = _Fn(self, params, dict(fn.params)).ex(fn.body)
             except Untranslatable:
                 del self.fns[fn.name]
                 raise
@@ -755,6 +793,9 @@ def translate(
     rvar = _ident(prog.ret_name) + "_ret"
     post_lines.append(f"let {rvar} = from_j(&{_type_desc(prog.ret_type)}, &ret_j)?;")
     post_scope[prog.ret_name] = rvar
+    # declared types of the names in scope (the typed fast path); `old(x)` has the type of `x`
+    types: dict[str, Type | None] = {n: t for n, t in prog.params}
+    types[prog.ret_name] = prog.ret_type
     untranslated: list[str] = []
     req_items: list[str] = []
     ens_items: list[str] = []
@@ -769,7 +810,7 @@ def translate(
             try:
                 if c.expr is None:
                     raise Untranslatable(f"parse error: {c.error}")
-                body = f"truth(&{_Fn(tr, scope).val(c.expr)})"
+                body = f"truth(&{_Fn(tr, scope, types).val(c.expr)})"
             except Untranslatable as exc:
                 untranslated.append(f"{short}: {exc}")
                 body = f"unk({_rust_str('not compiled: ' + str(exc))})"
