@@ -117,7 +117,9 @@ fn flush_due() -> bool {
 }
 const MAX_DEPTH: u32 = 100_000;
 
-fn unk<T>(m: &str) -> Result<T, E> { Err(E::Unk(m.to_string())) }
+#[cold] fn unk<T>(m: &str) -> Result<T, E> { Err(E::Unk(m.to_string())) }
+// the message of an index out of bounds, out of line (cold) so `idx`/`idx_i` stay small enough to inline
+#[cold] fn oob<T>(i: i128, n: usize) -> Result<T, E> { Err(E::Unk(format!("index {} out of bounds (length {})", i, n))) }
 // (not #[inline]: an inline runtime function is compiled again inside every checker, at the checker's
 // opt-level 0; a call into the optimised runtime library is faster)
 %HOT%fn charge() -> Result<(), E> {
@@ -163,7 +165,7 @@ fn range_cut(lo: i128, hi: i128, next: i128, cap: u64) -> E {
     match v { V::S(s) => Ok(s), _ => unk("expected a sequence") }
 }
 %HOT%fn mk(v: Vec<V>) -> V { V::S(Rc::new(v)) }
-fn ovf<T>() -> Result<T, E> { unk("integer beyond the i128 range of the compiled checker") }
+#[cold] fn ovf<T>() -> Result<T, E> { unk("integer beyond the i128 range of the compiled checker") }
 %HOT%fn add(a: &V, b: &V) -> R {
     match (a, b) {
         (V::S(x), V::S(y)) => { let mut v = (**x).clone(); v.extend(y.iter().cloned()); Ok(mk(v)) }
@@ -194,7 +196,7 @@ fn ediv(a: &V, b: &V) -> R {
 }
 %HOT%fn idx_i(s: &V, i: i128) -> Result<i128, E> {
     let s = seq(s)?;
-    if i < 0 || i >= s.len() as i128 { return Err(E::Unk(format!("index {} out of bounds (length {})", i, s.len()))); }
+    if i < 0 || i >= s.len() as i128 { return oob(i, s.len()); }
     int(&s[i as usize])
 }
 %HOT%fn cast_i(n: i128, lo: Option<i128>, hi: Option<i128>, what: &str) -> Result<i128, E> {
@@ -275,7 +277,7 @@ fn nonneg_len(n: &V) -> Result<usize, E> {
 %HOT%fn idx(s: &V, i: &V) -> R {
     let s = seq(s)?;
     let i = int(i)?;
-    if i < 0 || i >= s.len() as i128 { return Err(E::Unk(format!("index {} out of bounds (length {})", i, s.len()))); }
+    if i < 0 || i >= s.len() as i128 { return oob(i, s.len()); }
     Ok(s[i as usize].clone())
 }
 fn subrange(s: &V, a: &V, b: &V) -> R {
@@ -384,7 +386,7 @@ def _lib(hot: str) -> str:
     """The runtime as a library crate (compiled once, optimised; checkers link it): every item public;
     ``hot`` is put before the small helpers every clause calls (the ``%HOT%`` marks)."""
     return "#![allow(warnings)]\nextern crate vs_json as __vs;\n" + re.sub(
-        r"^(#\[inline\] )?(fn|enum|type|const|struct) ",
+        r"^(#\[(?:inline|cold)\] )?(fn|enum|type|const|struct) ",
         r"\1pub \2 ",
         RUNTIME.replace("%HOT%", hot),
         flags=re.M,
