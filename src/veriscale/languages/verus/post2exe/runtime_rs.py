@@ -199,6 +199,11 @@ fn ediv(a: &V, b: &V) -> R {
     if i < 0 || i >= s.len() as i128 { return oob(i, s.len()); }
     int(&s[i as usize])
 }
+%HOT%fn idx2_i(s: &V, i: i128, j: i128) -> Result<i128, E> {
+    let s = seq(s)?;
+    if i < 0 || i >= s.len() as i128 { return oob(i, s.len()); }
+    idx_i(&s[i as usize], j)
+}
 %HOT%fn cast_i(n: i128, lo: Option<i128>, hi: Option<i128>, what: &str) -> Result<i128, E> {
     if lo.map_or(false, |l| n < l) || hi.map_or(false, |h| n > h) {
         return Err(E::Unk(format!("{} cast to {} is out of range", n, what)));

@@ -8,7 +8,8 @@ code instead, with the same meaning:
 * what is an integer (``is_int``): integer literals and ``iN::MIN/MAX``; names
   declared with an integer type (parameters, spec fn parameters, quantifier
   binders — a binder is the loop counter itself); ``len()``; an index into a
-  name declared as a sequence of integers; ``-``, ``*``, ``/``, ``%`` (the
+  name declared as a sequence of integers (or ``s[i][j]`` into a sequence of
+  sequences of integers); ``-``, ``*``, ``/``, ``%`` (the
   general code converts both operands with ``int`` too) and ``+`` when one
   operand is an integer (``+`` of two sequences is concatenation); casts to an
   integer type; calls of spec fns declared to return an integer;
@@ -50,9 +51,30 @@ def is_int_type(t: Type | None) -> bool:
     return isinstance(t, TCon) and t.name in _INT_NAMES and not t.args
 
 
-def _is_int_seq_type(t: Type | None) -> bool:
+def _is_int_seq_type(t: Type | None, depth: int = 1) -> bool:
+    """A sequence (``depth`` 2: a sequence of sequences) of integers."""
     t = value_type(t) if t is not None else None
-    return isinstance(t, TCon) and t.name in ("Vec", "Seq") and len(t.args) == 1 and is_int_type(t.args[0])
+    if not (isinstance(t, TCon) and t.name in ("Vec", "Seq") and len(t.args) == 1):
+        return False
+    return is_int_type(t.args[0]) if depth == 1 else _is_int_seq_type(t.args[0], depth - 1)
+
+
+def _nested_index(f: Any, e: Expr) -> tuple[str, Expr, Expr] | None:
+    """``s[i][j]`` with ``s`` a name declared as a sequence of sequences of integers: (s, i, j)."""
+    outer = _index_parts(e)
+    if outer is None:
+        return None
+    inner = _index_parts(_strip(outer[0]))
+    if inner is None:
+        return None
+    n = _name(f, inner[0])
+    if n is None or n in f.ints or not _is_int_seq_type(f.types.get(n), 2):
+        return None
+    # the inner index is computed before the outer one is checked: only a literal or a name, which can
+    # fail in no other way than the outer index would, keeps the general code's first error
+    if not isinstance(_strip(outer[1]), Lit | Path):
+        return None
+    return n, inner[1], outer[1]
 
 
 def _strip(e: Expr) -> Expr:
@@ -101,7 +123,9 @@ def is_int(f: Any, e: Expr) -> bool:
     parts = _index_parts(e)
     if parts is not None:
         n = _name(f, parts[0])
-        return n is not None and n not in f.ints and _is_int_seq_type(f.types.get(n))
+        if n is not None and n not in f.ints and _is_int_seq_type(f.types.get(n)):
+            return True
+        return _nested_index(f, e) is not None
     if isinstance(e, Call) and isinstance(e.func, Path):
         fn = f.tr.prog.compiler.lookup_fn(e.func.segments)
         return fn is not None and len(fn.params) == len(e.args) and is_int_type(fn.ret)
@@ -145,6 +169,10 @@ def int_expr(f: Any, e: Expr) -> str:
         return f'cast_i({x}, {lo_s}, {hi_s}, "{t.name}")?'
     if isinstance(e, MethodCall) and e.name == "len":
         return f"len_i(&{f.val(e.recv)})?"
+    nested = _nested_index(f, e)
+    if nested is not None:  # the inner sequence is borrowed, not cloned
+        n, i, j = nested
+        return f"idx2_i(&{f.val(Path((n,)))}, {int_operand(f, i)}, {int_operand(f, j)})?"
     parts = _index_parts(e)
     if parts is not None:
         return f"idx_i(&{f.val(parts[0])}, {int_operand(f, parts[1])})?"
