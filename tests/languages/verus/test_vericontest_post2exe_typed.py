@@ -34,6 +34,10 @@ impl Solution {
         if x >= y { x - y } else { y - x }
     }
 
+    pub open spec fn rev(s: Seq<i64>) -> Seq<i64> {
+        s.reverse()
+    }
+
     pub open spec fn has(s: Seq<i64>, v: int) -> bool {
         exists|k: int| 0 <= k < s.len() && s[k] == v
     }
@@ -47,6 +51,7 @@ impl Solution {
             forall|i: int, j: int| 0 <= i < j <= a.len() ==> Self::seg(a@, i, j) >= -(j - i) * 1000,
             forall|i: int, j: int| 0 <= i < j < a.len() ==> Self::gap(a[i] as int, a[j] as int) >= 0,
             a.len() == 0 || Self::has(a@, a[0] as int),
+            forall|i: int| 0 <= i < a.len() ==> Self::rev(a@)[i] == a[a.len() - 1 - i],
             (a@ + a@).len() == 2 * a.len(),
     {
     }
@@ -112,6 +117,7 @@ def test_memo_only_where_a_call_can_repeat_work() -> None:
     assert "mk_key(" in fns["f_v_has"]  # a quantifier in its body
     assert "mk_key(" not in fns["f_v_gap"]  # arithmetic only
     assert "mk_key(" not in fns["f_v_seg"]  # not recursive, calls a memoised fn
+    assert "mk_key(" in fns["f_v_rev"]  # linear work no step pays for: `rev(s)[i]` for every i reuses one
 
 
 def test_a_json_array_line_is_a_batch_and_answers_come_before_the_next_input() -> None:

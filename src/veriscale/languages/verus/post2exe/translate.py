@@ -666,18 +666,31 @@ class _Translator:
 
     def memoised(self, fn: Any) -> bool:
         """Whether calls of ``fn`` go through the memo: unless ``fn`` is not recursive (it cannot reach
-        itself through the spec fns it may call) and its body has no quantifier or closure. Such a body
-        is a bounded amount of work plus calls of other spec fns, which keep their own memo, so a repeated
-        call costs little more than a probe would, and most calls (``valid_split(s, i, j)`` for every pair
-        of a quantifier) are never repeated: their memo entry was pure cost (key, hash, insert). A repeated
+        itself through the spec fns it may call) and its body does constant work besides calling spec
+        fns — no quantifier, no closure, no sequence method but ``len``/indexing/``first``/``last``, and
+        ``+`` and comparisons only on integers (``typed.is_int``: a sequence ``+`` or ``==`` is linear
+        work that no step pays for). A repeated call of such a fn costs little more than a probe would
+        (its callees keep their memo), and most calls (``valid_split(s, i, j)`` for every pair of a
+        quantifier) are never repeated: their memo entry was pure cost (key, hash, insert). A repeated
         call is charged its callees' steps again; the verdict does not depend on the memo."""
         if fn.name in self._memo:
             return self._memo[fn.name]
         heavy = False
+        fx = _Fn(self, {n: _ident(n) for n, _ in fn.params}, dict(fn.params))
+        cheap_methods = ("len", "spec_index", "index", "first", "last")
 
         def walk(x: Any) -> None:
             nonlocal heavy
-            if isinstance(x, Quant | Closure):
+            if (
+                isinstance(x, Quant | Closure)
+                or (
+                    isinstance(x, MethodCall)
+                    and x.name not in cheap_methods
+                    and x.name not in self.prog.ctx.fns
+                )
+                or (isinstance(x, Binary) and x.op == "+" and not is_int(fx, x))
+                or (isinstance(x, Chain) and not all(is_int(fx, y) for y in x.operands))
+            ):
                 heavy = True
                 return
             if dataclasses.is_dataclass(x) and not isinstance(x, type):
