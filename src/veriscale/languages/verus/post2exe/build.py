@@ -4,7 +4,9 @@ A checker is small but its nested closures make an optimised ``rustc`` build
 take seconds; the runtime (value type, checked arithmetic, sequences, JSON
 decoding) does the heavy lifting, so it is compiled once with ``-O``
 (``RUNTIME_LIB``, cached by content hash like the prelude) and every checker
-is compiled at ``opt-level=1`` against it. Binaries are cached under
+is compiled against it (``CHECKER_FLAGS``: opt-level 0 unless ``VERISCALE_POST2EXE_OPT``
+says otherwise; an optimised checker links ``RUNTIME_LIB_INLINE``, whose small
+helpers it inlines). Binaries are cached under
 ``<rust cache>/post2exe/`` keyed by rustc version, flags and every source.
 """
 
@@ -27,13 +29,14 @@ from ..compile import (
     rustc_version,
 )
 from ..prelude import PRELUDE_CRATE, PRELUDE_LIB
-from .runtime_rs import RUNTIME_CRATE, RUNTIME_LIB
+from .runtime_rs import RUNTIME_CRATE, RUNTIME_LIB, RUNTIME_LIB_INLINE
 
 __all__ = ["CHECKER_FLAGS", "POST2EXE_VERSION", "compile_checker", "runtime_rlib"]
 
 # part of every cache key, with the sources: bump it when the meaning of a compiled checker changes in a
-# way its source text may not show (3: ranges beyond the step budget are searched with a share of it)
-POST2EXE_VERSION = "3"
+# way its source text may not show (3: ranges beyond the step budget are searched with a share of it;
+# 4: allocation-free memo keys, buffered output, batch lines, typed i128 integer expressions)
+POST2EXE_VERSION = "4"
 
 # opt-level 0 by default: a checker compiles in under a second; VERISCALE_POST2EXE_OPT=3 trades
 # several seconds of rustc per problem for 3-7x faster checks (labelling large suites)
@@ -52,15 +55,23 @@ CHECKER_FLAGS: tuple[str, ...] = (
 _lock = threading.Lock()
 
 
-def runtime_rlib(root: Path) -> Path:
-    """The compiled runtime crate (built once per rustc version and runtime text)."""
+def _optimised(flags: tuple[str, ...]) -> bool:
+    """Whether ``flags`` compile a checker above opt-level 0 (it then links the inlining runtime)."""
+    levels = [f.split("=", 1)[1] for f in flags if f.startswith("opt-level=")]
+    return bool(levels) and levels[-1] not in ("0", "")
+
+
+def runtime_rlib(root: Path, inline: bool = False) -> Path:
+    """The compiled runtime crate (built once per rustc version and runtime text); ``inline``: the build
+    whose small helpers optimised checkers inline (``runtime_rs.RUNTIME_LIB_INLINE``)."""
+    text = RUNTIME_LIB_INLINE if inline else RUNTIME_LIB
     prelude = _prelude_rlib(root, DEFAULT_FLAGS)
     key = _digest(
         "post2exe-runtime",
         POST2EXE_VERSION,
         rustc_version(),
         " ".join(DEFAULT_FLAGS),
-        RUNTIME_LIB,
+        text,
         PRELUDE_LIB,
     )
     d = root / "post2exe-rt" / key[:16]
@@ -72,7 +83,7 @@ def runtime_rlib(root: Path) -> Path:
             return lib
         d.mkdir(parents=True, exist_ok=True)
         with Sandbox(keep_uid=True) as sb:  # rustc runs sandboxed, as for every other program
-            sb.put(f"{RUNTIME_CRATE}.rs", RUNTIME_LIB)
+            sb.put(f"{RUNTIME_CRATE}.rs", text)
             out = lib.name
             args = [*DEFAULT_FLAGS, "--crate-type", "rlib", "--crate-name", RUNTIME_CRATE,
                     "--extern", f"{PRELUDE_CRATE}={prelude}", "-L", f"dependency={prelude.parent}",
@@ -91,8 +102,15 @@ def compile_checker(
     ``CHECKER_FLAGS``), or reuse the cached binary."""
     root = cache_dir(cache)
     flags = CHECKER_FLAGS if flags is None else flags
+    inline = _optimised(flags)
     key = _digest(
-        "post2exe", POST2EXE_VERSION, rustc_version(), " ".join(flags), source, RUNTIME_LIB, PRELUDE_LIB
+        "post2exe",
+        POST2EXE_VERSION,
+        rustc_version(),
+        " ".join(flags),
+        source,
+        RUNTIME_LIB_INLINE if inline else RUNTIME_LIB,
+        PRELUDE_LIB,
     )
     d = root / "post2exe" / key[:2]
     binary = d / key
@@ -101,7 +119,7 @@ def compile_checker(
         return Compiled(key, binary, cached=True)
     if errfile.is_file():
         return Compiled(key, None, errfile.read_text(encoding="utf-8", errors="replace"), cached=True)
-    lib = runtime_rlib(root)
+    lib = runtime_rlib(root, inline)
     prelude = _prelude_rlib(root, DEFAULT_FLAGS)
     d.mkdir(parents=True, exist_ok=True)
     with Sandbox(keep_uid=True) as sb:

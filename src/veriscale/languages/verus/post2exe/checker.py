@@ -77,29 +77,39 @@ class CompiledChecker:
 
     def check(self, cases: Sequence[tuple[dict[str, Any], Any]], with_output: bool = True
               ) -> list[tuple[Verdict, Verdict | None]]:  # fmt: skip
-        """``cases``: (input JSON keyed by reference names, output JSON); verdicts in order."""
-        lines = []
-        for inp, out in cases:
-            obj: dict[str, Any] = {"input": inp}
-            if with_output:
-                obj["output"] = out
-            lines.append(json.dumps(obj, ensure_ascii=False))
+        """``cases``: (input JSON keyed by reference names, output JSON); verdicts in order.
+
+        The batch goes to the checker as ONE line holding a JSON array of the cases (one encoder call,
+        in C, instead of one per case) and the verdict lines come back parsed by one ``json.loads`` of
+        their concatenation; a verdict seen before (same clause, same reason) is reused, not rebuilt.
+        A batch the encoder refuses as a whole (a float that is not finite) is sent a case per line, so
+        only the refused case is undecodable; output that does not parse as a whole is parsed per line.
+        """
+        n = len(cases)
         unknown = Verdict.unknown("compiled checker gave no answer", "error")
-        if self.binary is None or not lines:
-            return [(unknown, unknown if with_output else None) for _ in lines]
+        if self.binary is None or not n:
+            return [(unknown, unknown if with_output else None) for _ in range(n)]
+        objs: list[dict[str, Any]] = (
+            [{"input": inp, "output": out} for inp, out in cases] if with_output
+            else [{"input": inp} for inp, _ in cases]
+        )  # fmt: skip
+        try:
+            stdin = _ENCODE(objs) + "\n"
+        except (TypeError, ValueError):
+            stdin = "".join(_encode_one(o) + "\n" for o in objs)
         # in the sandbox like every program veriscale runs: the spec may be a model's answer
         limits = ExecLimits(case_seconds=self.seconds, memory_mb=_CHECKER_MEMORY_MB)
         env = _checker_env() if self.fuel is None else {"VERISCALE_POST2EXE_FUEL": str(self.fuel)}
-        res = run_program(self.binary, "\n".join(lines) + "\n", limits, env=env)
-        got = res.stdout.splitlines()  # on a timeout or crash: the verdicts printed so far
+        res = run_program(self.binary, stdin, limits, env=env)
+        got = res.stdout.splitlines()[:n]  # on a timeout or crash: the verdicts printed so far
+        try:
+            parsed: list[Any] = json.loads("[" + ",".join(got) + "]")
+        except ValueError:
+            parsed = [_loads_or_none(line) for line in got]
+        cache: dict[tuple[str, Any, Any], Verdict] = {}
         verdicts: list[tuple[Verdict, Verdict | None]] = []
-        for k in range(len(lines)):
-            if k >= len(got):
-                verdicts.append((unknown, unknown if with_output else None))
-                continue
-            try:
-                d = json.loads(got[k])
-            except ValueError:
+        for d in parsed:
+            if not isinstance(d, dict):
                 verdicts.append((unknown, unknown if with_output else None))
                 continue
             if "bad" in d:
@@ -107,8 +117,40 @@ class CompiledChecker:
                 verdicts.append((bad, bad if with_output else None))
                 continue
             self.steps += int(d.get("requires_steps") or 0) + int(d.get("ensures_steps") or 0)
-            verdicts.append((_verdict(d, "requires"), _verdict(d, "ensures") if "ensures" in d else None))
+            verdicts.append(
+                (_cached(cache, d, "requires"), _cached(cache, d, "ensures") if "ensures" in d else None)
+            )
+        verdicts.extend((unknown, unknown if with_output else None) for _ in range(n - len(verdicts)))
         return verdicts
+
+
+# one encoder for every batch (``json.dumps`` with options builds a new encoder per call); compact, and
+# non-finite floats refused (the checker's JSON reader has no NaN)
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
+
+
+def _encode_one(obj: dict[str, Any]) -> str:
+    """One case per line; a case the encoder refuses becomes a line the checker reports as undecodable."""
+    try:
+        return _ENCODE(obj)
+    except (TypeError, ValueError) as exc:
+        return json.dumps({"bad input": str(exc)})
+
+
+def _loads_or_none(line: str) -> Any:
+    try:
+        return json.loads(line)
+    except ValueError:
+        return None
+
+
+def _cached(cache: dict[tuple[str, Any, Any], Verdict], d: dict[str, Any], key: str) -> Verdict:
+    """``_verdict`` through a per-batch cache keyed by (clause kind, verdict, reason)."""
+    k = (key, d.get(key), d.get(f"{key}_reason"))
+    v = cache.get(k)
+    if v is None:
+        v = cache[k] = _verdict(d, key)
+    return v
 
 
 def checker_for_source(spec: str, input_names: Sequence[str], target: str | None,

@@ -9,7 +9,8 @@ the checker does not model, ``Fuel`` when the step or depth budget runs out.
 The budget is a step count, not a clock, so verdicts do not move with load.
 
 ``main`` reads JSON lines ``{"input": {<reference param>: <json>}, "output":
-<json>}`` (``output`` optional) and prints one JSON object per line:
+<json>}`` (``output`` optional) — or a line holding a JSON array of such
+objects, a batch — and prints one JSON object per case, one per line:
 ``{"requires": "TRUE"|"FALSE"|"UNKNOWN", "requires_reason": "...",
 "ensures": ..., "ensures_reason": ...}``.
 """
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["CHECKER_FUEL", "RUNTIME", "RUNTIME_CRATE", "RUNTIME_LIB"]
+__all__ = ["CHECKER_FUEL", "RUNTIME", "RUNTIME_CRATE", "RUNTIME_LIB", "RUNTIME_LIB_INLINE"]
 
 RUNTIME_CRATE = "vs_post2exe"
 
@@ -63,24 +64,36 @@ impl std::hash::Hasher for Fx {
 type FxB = std::hash::BuildHasherDefault<Fx>;
 
 // spec fn memo key: sequences by identity (the key holds a clone, so the address stays unique), as the
-// Python evaluator keys long tuples by id(); everything else by value
-struct MK(pub u32, pub Vec<V>);
-fn hash_v<H: std::hash::Hasher>(v: &V, h: &mut H) {
-    use std::hash::Hash;
-    match v { V::S(q) | V::M(q) => (Rc::as_ptr(q) as usize).hash(h), o => o.hash(h) }
+// Python evaluator keys long tuples by id(); everything else by value. The first MK_INLINE arguments are
+// held inline (unused slots V::U, which no argument is confused with: the id fixes the arity), the rest
+// in a Vec that stays unallocated for the usual one to three arguments: a key costs no heap allocation
+const MK_INLINE: usize = 3;
+struct MK(pub u32, pub [V; MK_INLINE], pub Vec<V>);
+%HOT%fn mk_key(id: u32, args: &[&V]) -> MK {
+    let mut a = [V::U, V::U, V::U];
+    let mut rest = Vec::new();
+    for (k, v) in args.iter().enumerate() { if k < MK_INLINE { a[k] = (*v).clone(); } else { rest.push((*v).clone()); } }
+    MK(id, a, rest)
 }
-fn eq_v(a: &V, b: &V) -> bool {
+%HOT%fn hash_v<H: std::hash::Hasher>(v: &V, h: &mut H) {
+    use std::hash::Hash;
+    match v { V::S(q) | V::M(q) => (Rc::as_ptr(q) as usize).hash(h), V::I(n) => h.write_i128(*n), o => o.hash(h) }
+}
+%HOT%fn eq_v(a: &V, b: &V) -> bool {
     match (a, b) { (V::S(x), V::S(y)) | (V::M(x), V::M(y)) => Rc::ptr_eq(x, y), _ => a == b }
 }
 impl std::hash::Hash for MK {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) { self.0.hash(h); for v in &self.1 { hash_v(v, h); } }
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) { h.write_u32(self.0); for v in self.1.iter().chain(self.2.iter()) { hash_v(v, h); } }
 }
 impl PartialEq for MK {
-    fn eq(&self, o: &MK) -> bool { self.0 == o.0 && self.1.len() == o.1.len() && self.1.iter().zip(o.1.iter()).all(|(a, b)| eq_v(a, b)) }
+    fn eq(&self, o: &MK) -> bool {
+        self.0 == o.0 && self.1.iter().zip(o.1.iter()).all(|(a, b)| eq_v(a, b))
+            && self.2.len() == o.2.len() && self.2.iter().zip(o.2.iter()).all(|(a, b)| eq_v(a, b))
+    }
 }
 impl Eq for MK {}
-fn memo_get(k: &MK) -> Option<V> { MEMO.with(|m| m.borrow().get(k).cloned()) }
-fn memo_put(k: MK, v: V) {
+%HOT%fn memo_get(k: &MK) -> Option<V> { MEMO.with(|m| m.borrow().get(k).cloned()) }
+%HOT%fn memo_put(k: MK, v: V) {
     MEMO.with(|m| { let mut m = m.borrow_mut(); if m.len() > 2_000_000 { m.clear(); } m.insert(k, v); })
 }
 fn memo_clear() { MEMO.with(|m| m.borrow_mut().clear()); }
@@ -92,13 +105,24 @@ fn fuel_limit() -> u64 {
 thread_local! {
     static MAX_FUEL: u64 = fuel_limit();
     static STEPS: Cell<u64> = Cell::new(0);  // steps of every clause of the current verdict
+    static UNFLUSHED: Cell<u64> = Cell::new(0);  // steps spent since the output was last flushed
+}
+// Output is buffered, not flushed per verdict (a write system call per case was a large share of a cheap
+// case's cost). It is flushed when the checker is about to wait for input, at its end, and once the cases
+// answered since the last flush used FLUSH_STEPS steps: a batch killed by its clock loses at most that
+// much work, counted in steps (deterministic), not in time.
+const FLUSH_STEPS: u64 = 1 << 20;
+fn flush_due() -> bool {
+    UNFLUSHED.with(|u| { let n = u.get(); if n >= FLUSH_STEPS { u.set(0); true } else { false } })
 }
 const MAX_DEPTH: u32 = 100_000;
 
-fn unk<T>(m: &str) -> Result<T, E> { Err(E::Unk(m.to_string())) }
+#[cold] fn unk<T>(m: &str) -> Result<T, E> { Err(E::Unk(m.to_string())) }
+// the message of an index out of bounds, out of line (cold) so `idx`/`idx_i` stay small enough to inline
+#[cold] fn oob<T>(i: i128, n: usize) -> Result<T, E> { Err(E::Unk(format!("index {} out of bounds (length {})", i, n))) }
 // (not #[inline]: an inline runtime function is compiled again inside every checker, at the checker's
 // opt-level 0; a call into the optimised runtime library is faster)
-fn charge() -> Result<(), E> {
+%HOT%fn charge() -> Result<(), E> {
     FUEL.with(|f| { let n = f.get() + 1; f.set(n); let m = MAX_FUEL.with(|m| *m); if n > m { Err(E::Fuel(format!("step budget of {} exhausted", m))) } else { Ok(()) } })
 }
 // A range loop that runs to its end charges at least one step per value. One with more values than the
@@ -107,7 +131,7 @@ fn charge() -> Result<(), E> {
 // the budget; when that runs out, the values not tried are UNKNOWN ("exceeds the step budget").
 // `search_cap` gives the steps a loop may use (u64::MAX: it fits), `steps_used` the clause's steps so far.
 const SEARCH_SHARE: u64 = 64;
-fn steps_used() -> u64 { FUEL.with(|f| f.get()) }
+%HOT%fn steps_used() -> u64 { FUEL.with(|f| f.get()) }
 fn search_cap(lo: i128, hi: i128) -> u64 {
     if hi < lo { return u64::MAX; }
     let max = MAX_FUEL.with(|m| *m);
@@ -126,31 +150,31 @@ fn range_cut(lo: i128, hi: i128, next: i128, cap: u64) -> E {
     let n = hi.checked_sub(lo).and_then(|d| d.checked_add(1)).map_or(format!("{}..={}", lo, hi), |n| n.to_string());
     E::Unk(format!("range of {} values exceeds the step budget: undecided after {} values ({} steps)", n, next - lo, cap))
 }
-fn enter() -> Result<(), E> {
+%HOT%fn enter() -> Result<(), E> {
     DEPTH.with(|d| { let n = d.get() + 1; d.set(n); if n > MAX_DEPTH { Err(E::Fuel(format!("spec recursion deeper than {}", MAX_DEPTH))) } else { Ok(()) } })
 }
-fn leave() { DEPTH.with(|d| d.set(d.get() - 1)); }
+%HOT%fn leave() { DEPTH.with(|d| d.set(d.get() - 1)); }
 
-fn int(v: &V) -> Result<i128, E> {
+%HOT%fn int(v: &V) -> Result<i128, E> {
     match v { V::I(n) => Ok(*n), _ => unk("expected an integer") }
 }
-fn truth(v: &V) -> Result<bool, E> {
+%HOT%fn truth(v: &V) -> Result<bool, E> {
     match v { V::B(b) => Ok(*b), _ => unk("expected a boolean") }
 }
-fn seq(v: &V) -> Result<&Rc<Vec<V>>, E> {
+%HOT%fn seq(v: &V) -> Result<&Rc<Vec<V>>, E> {
     match v { V::S(s) => Ok(s), _ => unk("expected a sequence") }
 }
-fn mk(v: Vec<V>) -> V { V::S(Rc::new(v)) }
-fn ovf<T>() -> Result<T, E> { unk("integer beyond the i128 range of the compiled checker") }
-fn add(a: &V, b: &V) -> R {
+%HOT%fn mk(v: Vec<V>) -> V { V::S(Rc::new(v)) }
+#[cold] fn ovf<T>() -> Result<T, E> { unk("integer beyond the i128 range of the compiled checker") }
+%HOT%fn add(a: &V, b: &V) -> R {
     match (a, b) {
         (V::S(x), V::S(y)) => { let mut v = (**x).clone(); v.extend(y.iter().cloned()); Ok(mk(v)) }
         _ => match int(a)?.checked_add(int(b)?) { Some(n) => Ok(V::I(n)), None => ovf() },
     }
 }
-fn sub(a: &V, b: &V) -> R { match int(a)?.checked_sub(int(b)?) { Some(n) => Ok(V::I(n)), None => ovf() } }
-fn mul(a: &V, b: &V) -> R { match int(a)?.checked_mul(int(b)?) { Some(n) => Ok(V::I(n)), None => ovf() } }
-fn emod_i(a: i128, b: i128) -> Result<i128, E> {
+%HOT%fn sub(a: &V, b: &V) -> R { match int(a)?.checked_sub(int(b)?) { Some(n) => Ok(V::I(n)), None => ovf() } }
+%HOT%fn mul(a: &V, b: &V) -> R { match int(a)?.checked_mul(int(b)?) { Some(n) => Ok(V::I(n)), None => ovf() } }
+%HOT%fn emod_i(a: i128, b: i128) -> Result<i128, E> {
     if b == 0 { return unk("remainder by zero"); }
     match b.checked_abs() { Some(m) => Ok(a.rem_euclid(m)), None => ovf() }
 }
@@ -160,7 +184,33 @@ fn ediv(a: &V, b: &V) -> R {
     let r = emod_i(a, b)?;
     match a.checked_sub(r) { Some(d) => match d.checked_div(b) { Some(q) => Ok(V::I(q)), None => ovf() }, None => ovf() }
 }
-fn emod(a: &V, b: &V) -> R { Ok(V::I(emod_i(int(a)?, int(b)?)?)) }
+// i128 forms of the operations for the typed fast path (``typed``): same checks, same messages
+%HOT%fn ck(x: Option<i128>) -> Result<i128, E> { match x { Some(n) => Ok(n), None => ovf() } }
+%HOT%fn ediv_i(a: i128, b: i128) -> Result<i128, E> {
+    if b == 0 { return unk("division by zero"); }
+    let r = emod_i(a, b)?;
+    match a.checked_sub(r) { Some(d) => match d.checked_div(b) { Some(q) => Ok(q), None => ovf() }, None => ovf() }
+}
+%HOT%fn len_i(v: &V) -> Result<i128, E> {
+    match v { V::M(m) => Ok(m.len() as i128), _ => Ok(seq(v)?.len() as i128) }
+}
+%HOT%fn idx_i(s: &V, i: i128) -> Result<i128, E> {
+    let s = seq(s)?;
+    if i < 0 || i >= s.len() as i128 { return oob(i, s.len()); }
+    int(&s[i as usize])
+}
+%HOT%fn idx2_i(s: &V, i: i128, j: i128) -> Result<i128, E> {
+    let s = seq(s)?;
+    if i < 0 || i >= s.len() as i128 { return oob(i, s.len()); }
+    idx_i(&s[i as usize], j)
+}
+%HOT%fn cast_i(n: i128, lo: Option<i128>, hi: Option<i128>, what: &str) -> Result<i128, E> {
+    if lo.map_or(false, |l| n < l) || hi.map_or(false, |h| n > h) {
+        return Err(E::Unk(format!("{} cast to {} is out of range", n, what)));
+    }
+    Ok(n)
+}
+%HOT%fn emod(a: &V, b: &V) -> R { Ok(V::I(emod_i(int(a)?, int(b)?)?)) }
 fn neg(a: &V) -> R { match int(a)?.checked_neg() { Some(n) => Ok(V::I(n)), None => ovf() } }
 fn not(a: &V) -> R { match a { V::B(b) => Ok(V::B(!b)), _ => unk("bitwise ! on an integer") } }
 fn bit(op: char, a: &V, b: &V) -> R {
@@ -184,19 +234,23 @@ fn shr(a: &V, b: &V) -> R {
     Ok(V::I(if s >= 127 { if x < 0 { -1 } else { 0 } } else { x >> s }))
 }
 fn cmp(op: &str, a: &V, b: &V) -> Result<bool, E> {
-    match op {
-        "==" => return Ok(a == b),
-        "!=" => return Ok(a != b),
-        _ => {}
-    }
-    let o = match (a, b) {
-        (V::I(x), V::I(y)) => x.cmp(y),
-        (V::C(x), V::C(y)) => x.cmp(y),
-        _ => return unk("ordering comparison of non-integers"),
-    };
-    Ok(match op { "<" => o.is_lt(), "<=" => o.is_le(), ">" => o.is_gt(), _ => o.is_ge() })
+    match op { "==" => Ok(a == b), "!=" => Ok(a != b), "<" => lt(a, b), "<=" => le(a, b), ">" => lt(b, a), _ => le(b, a) }
 }
-fn to_int(v: &V) -> Result<i128, E> {
+// one function per comparison (the emitted code calls these: no operator string matched per comparison)
+%HOT%fn ord_of(a: &V, b: &V) -> Result<std::cmp::Ordering, E> {
+    match (a, b) {
+        (V::I(x), V::I(y)) => Ok(x.cmp(y)),
+        (V::C(x), V::C(y)) => Ok(x.cmp(y)),
+        _ => unk("ordering comparison of non-integers"),
+    }
+}
+%HOT%fn lt(a: &V, b: &V) -> Result<bool, E> { if let (V::I(x), V::I(y)) = (a, b) { return Ok(x < y); } Ok(ord_of(a, b)?.is_lt()) }
+%HOT%fn le(a: &V, b: &V) -> Result<bool, E> { if let (V::I(x), V::I(y)) = (a, b) { return Ok(x <= y); } Ok(ord_of(a, b)?.is_le()) }
+%HOT%fn gt(a: &V, b: &V) -> Result<bool, E> { lt(b, a) }
+%HOT%fn ge(a: &V, b: &V) -> Result<bool, E> { le(b, a) }
+%HOT%fn eq(a: &V, b: &V) -> Result<bool, E> { Ok(a == b) }
+%HOT%fn ne(a: &V, b: &V) -> Result<bool, E> { Ok(a != b) }
+%HOT%fn to_int(v: &V) -> Result<i128, E> {
     match v { V::I(n) => Ok(*n), V::B(b) => Ok(*b as i128), V::C(c) => Ok(*c as i128), _ => unk("cast of a non-scalar") }
 }
 fn cast(v: &V, lo: Option<i128>, hi: Option<i128>, what: &str) -> R {
@@ -211,7 +265,7 @@ fn cast_char(v: &V) -> R {
     if n < 0 || n > 0x10FFFF { return unk("not a char"); }
     match char::from_u32(n as u32) { Some(c) => Ok(V::C(c)), None => unk("not a char") }
 }
-fn len(v: &V) -> R {
+%HOT%fn len(v: &V) -> R {
     match v { V::M(m) => Ok(V::I(m.len() as i128)), _ => Ok(V::I(seq(v)?.len() as i128)) }
 }
 // a multiset: its elements sorted (a canonical form, so == is multiset equality)
@@ -225,10 +279,10 @@ fn nonneg_len(n: &V) -> Result<usize, E> {
     if n > 5_000_000 { return Err(E::Fuel("sequence too long".to_string())); }
     Ok(n as usize)
 }
-fn idx(s: &V, i: &V) -> R {
+%HOT%fn idx(s: &V, i: &V) -> R {
     let s = seq(s)?;
     let i = int(i)?;
-    if i < 0 || i >= s.len() as i128 { return Err(E::Unk(format!("index {} out of bounds (length {})", i, s.len()))); }
+    if i < 0 || i >= s.len() as i128 { return oob(i, s.len()); }
     Ok(s[i as usize].clone())
 }
 fn subrange(s: &V, a: &V, b: &V) -> R {
@@ -312,7 +366,9 @@ fn verdict(o: &mut String, key: &str, clauses: &[(&str, &dyn Fn() -> Result<bool
         DEPTH.with(|d| d.set(0));
         memo_clear();
         let got = f();
-        STEPS.with(|x| x.set(x.get() + FUEL.with(|f| f.get())));
+        let used = FUEL.with(|f| f.get());
+        STEPS.with(|x| x.set(x.get() + used));
+        UNFLUSHED.with(|u| u.set(u.get() + used + 1));
         match got {
             Ok(true) => {}
             Ok(false) => { fals = Some(format!("clause `{}` is false", text)); break; }
@@ -330,7 +386,22 @@ fn verdict(o: &mut String, key: &str, clauses: &[(&str, &dyn Fn() -> Result<bool
 CHECKER_FUEL = 20_000_000
 RUNTIME = RUNTIME.replace("%DEFAULT_FUEL%", f"{CHECKER_FUEL:_}")
 
-# the runtime as a library crate (compiled once, optimised; checkers link it): every item public
-RUNTIME_LIB = "#![allow(warnings)]\nextern crate vs_json as __vs;\n" + re.sub(
-    r"^(#\[inline\] )?(fn|enum|type|const|struct) ", r"\1pub \2 ", RUNTIME, flags=re.M
-)
+
+def _lib(hot: str) -> str:
+    """The runtime as a library crate (compiled once, optimised; checkers link it): every item public;
+    ``hot`` is put before the small helpers every clause calls (the ``%HOT%`` marks)."""
+    return "#![allow(warnings)]\nextern crate vs_json as __vs;\n" + re.sub(
+        r"^(#\[(?:inline|cold)\] )?(fn|enum|type|const|struct) ",
+        r"\1pub \2 ",
+        RUNTIME.replace("%HOT%", hot),
+        flags=re.M,
+    )
+
+
+# Two builds of the library. An `#[inline]` function is compiled again inside every crate that calls it, at
+# that crate's opt-level: inside an opt-level-0 checker that is slower than a call into the optimised
+# library (RUNTIME_LIB, for opt-level 0), while an optimised checker inlines it and then folds the value
+# matches and the memo key into the caller (RUNTIME_LIB_INLINE, for opt-level 1 and above).
+RUNTIME_LIB = _lib("")
+RUNTIME_LIB_INLINE = _lib("#[inline] ")
+RUNTIME = RUNTIME.replace("%HOT%", "")

@@ -61,6 +61,7 @@ from ..spec.ast import (
     View,
 )
 from .runtime_rs import RUNTIME, RUNTIME_CRATE
+from .typed import int_expr, int_operand, is_int, is_int_type, typed_chain
 
 __all__ = ["Checker", "Untranslatable", "translate"]
 
@@ -81,6 +82,22 @@ class Checker:
 _PLAIN_OK = re.compile(r"Ok\(([A-Za-z_][A-Za-z0-9_]*\.clone\(\)|V::[IBC]\([^()]*\))\)")
 _INT_CONSTS = {f"{t}::{b}": v for t, (lo, hi) in INT_RANGES.items() for b, v in (("MIN", lo), ("MAX", hi))}
 _I128 = (-(2**127), 2**127 - 1)
+# the runtime's function for each comparison operator (one call, no operator string matched at run time)
+_CMP_FN = {"==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
+# `&<variable>.clone()` as a call argument borrows a copy that is dropped at once: borrow the variable
+_BORROWED_CLONE = re.compile(r"&([A-Za-z_][A-Za-z0-9_]*)\.clone\(\)(?=[,)\]])")
+
+
+def _typed_form(e: Expr) -> bool:
+    """Forms the typed fast path computes as ``i128`` when they are integers (``typed.is_int``); names,
+    literals and calls are as cheap either way."""
+    if isinstance(e, Binary):
+        return e.op in ("+", "-", "*", "/", "%")
+    if isinstance(e, Unary):
+        return e.op == "-"
+    if isinstance(e, MethodCall):
+        return e.name in ("len", "spec_index", "index")
+    return isinstance(e, Cast | Index)
 
 
 def _ident(name: str) -> str:
@@ -175,15 +192,35 @@ def _isolate(x: Expr, y: Expr, binders: frozenset[str]) -> tuple[Expr, Expr]:
 class _Fn:
     """Translation state of one Rust function body: the names in scope."""
 
-    def __init__(self, tr: _Translator, scope: dict[str, str]) -> None:
+    int_consts = _INT_CONSTS
+
+    def __init__(
+        self,
+        tr: _Translator,
+        scope: dict[str, str],
+        types: dict[str, Type | None] | None = None,
+        ints: dict[str, str] | None = None,
+    ) -> None:
         self.tr = tr
         self.scope = scope  # spec name -> Rust variable
+        self.types = types or {}  # spec name -> declared type (None: unknown), for the typed fast path
+        self.ints = ints or {}  # spec name -> Rust i128 variable holding it (quantifier binders)
 
-    def sub(self, extra: dict[str, str]) -> _Fn:
-        return _Fn(self.tr, {**self.scope, **extra})
+    def sub(
+        self, extra: dict[str, str], types: dict[str, Type] | None = None, ints: dict[str, str] | None = None
+    ) -> _Fn:
+        """A scope with ``extra`` names bound; a name rebound loses its old declared type and i128 copy."""
+        return _Fn(
+            self.tr,
+            {**self.scope, **extra},
+            {**self.types, **dict.fromkeys(extra), **(types or {})},
+            {**{k: v for k, v in self.ints.items() if k not in extra}, **(ints or {})},
+        )
 
     # every method returns a Rust expression of type R (Result<V, E>)
     def ex(self, e: Expr) -> str:
+        if _typed_form(e) and is_int(self, e):
+            return f"Ok(V::I({int_expr(self, e)}))"
         m = getattr(self, "x_" + type(e).__name__, None)
         if m is None:
             raise Untranslatable(f"{type(e).__name__} expressions")
@@ -191,6 +228,8 @@ class _Fn:
 
     def val(self, e: Expr) -> str:
         """A Rust expression of type V (inside a context returning Result)."""
+        if _typed_form(e) and is_int(self, e):
+            return f"V::I({int_expr(self, e)})"
         x = self.ex(e)
         m = _PLAIN_OK.fullmatch(x)
         # `(Ok(v))?` is `v`: a variable or literal needs no Result round trip (which unoptimised
@@ -399,12 +438,15 @@ class _Fn:
             if norm not in ("==", "!=", "<", "<=", ">", ">="):
                 raise Untranslatable(f"comparison {op}")
             ops.append(norm)
+        typed = typed_chain(self, e, ops)
+        if typed is not None:
+            return typed
         xs = [self.val(x) for x in e.operands]
+        if len(xs) == 2:  # one comparison: no closure, no moves (operands evaluated left to right)
+            return f"Ok(V::B({_CMP_FN[ops[0]]}(&{xs[0]}, &{xs[1]})?))"
         body = [f"let mut a = {xs[0]};"]
         for op, x in zip(ops, xs[1:]):
-            body.append(
-                f"let b = {x}; if !cmp({json.dumps(op)}, &a, &b)? {{ return Ok(V::B(false)); }} a = b;"
-            )
+            body.append(f"let b = {x}; if !{_CMP_FN[op]}(&a, &b)? {{ return Ok(V::B(false)); }} a = b;")
         return "(|| -> R { " + " ".join(body) + " Ok(V::B(true)) })()"
 
     def x_Cast(self, e: Cast) -> str:
@@ -533,12 +575,12 @@ class _Fn:
                     raise Untranslatable(f"a quantifier binder of type {t}")
                 done = frozenset(order[:k])
                 lo_parts = [
-                    f"{{ let b = int(&{f.val(y)})?; {'b + 1' if strict else 'b'} }}"
+                    f"{{ let b = {int_operand(f, y)}; {'b + 1' if strict else 'b'} }}"
                     for y, strict in lows[n]
                     if not (_mentions(y, nameset) - done)
                 ]
                 hi_parts = [
-                    f"{{ let b = int(&{f.val(y)})?; {'b - 1' if strict else 'b'} }}"
+                    f"{{ let b = {int_operand(f, y)}; {'b - 1' if strict else 'b'} }}"
                     for y, strict in highs[n]
                     if not (_mentions(y, nameset) - done)
                 ]
@@ -569,11 +611,11 @@ class _Fn:
                     f"while {c} <= hi_{c} {{ if cap_{c} != u64::MAX && steps_used() - f0_{c} >= cap_{c} {{ "
                     f"let e = range_cut(lo_{c}, hi_{c}, {c}, cap_{c}); if let E::Fuel(_) = e {{ return Err(e); }} "
                     f"if err.is_none() {{ err = Some(e); }} break; }} "
-                    f"let {var} = V::I({c}); {c} += 1;"
+                    f"let {var}_i: i128 = {c}; let {var} = V::I({c}); {c} += 1;"
                 )
                 closers.append("}")
             scope[n] = var
-            f = f.sub({n: var})
+            f = f.sub({n: var}, {n: t}, {n: f"{var}_i"} if is_int_type(t) else None)
         lines.append("charge()?;")
         want = "true" if exists else "false"
         lines.append(
@@ -593,11 +635,83 @@ class _Translator:
         self.bodies: list[str] = []
         self.counter = 0
         self.errors: list[str] = []
+        self._memo: dict[str, bool] = {}  # spec fn name -> memoised (see `memoised`)
         self.stubs: list[str] = []  # operands of && / || / ==> outside the fragment (see _Fn._bool_or_stub)
 
     def fresh(self) -> int:
         self.counter += 1
         return self.counter
+
+    def _callees(self, fn: Any) -> set[str]:
+        """Names of the spec fns ``fn``'s body may call (any name of a spec fn in it: over-approximated)."""
+        names = set(self.prog.ctx.fns)
+        out: set[str] = set()
+
+        def walk(x: Any) -> None:
+            if isinstance(x, Path):
+                if x.segments and x.segments[-1] in names:
+                    out.add(x.segments[-1])
+                return
+            if isinstance(x, MethodCall) and x.name in names:
+                out.add(x.name)
+            if dataclasses.is_dataclass(x) and not isinstance(x, type):
+                for f in dataclasses.fields(x):
+                    walk(getattr(x, f.name))
+            elif isinstance(x, tuple | list):
+                for y in x:
+                    walk(y)
+
+        walk(fn.body)
+        return out
+
+    def memoised(self, fn: Any) -> bool:
+        """Whether calls of ``fn`` go through the memo: unless ``fn`` is not recursive (it cannot reach
+        itself through the spec fns it may call) and its body does constant work besides calling spec
+        fns — no quantifier, no closure, no sequence method but ``len``/indexing/``first``/``last``, and
+        ``+`` and comparisons only on integers (``typed.is_int``: a sequence ``+`` or ``==`` is linear
+        work that no step pays for). A repeated call of such a fn costs little more than a probe would
+        (its callees keep their memo), and most calls (``valid_split(s, i, j)`` for every pair of a
+        quantifier) are never repeated: their memo entry was pure cost (key, hash, insert). A repeated
+        call is charged its callees' steps again; the verdict does not depend on the memo."""
+        if fn.name in self._memo:
+            return self._memo[fn.name]
+        heavy = False
+        fx = _Fn(self, {n: _ident(n) for n, _ in fn.params}, dict(fn.params))
+        cheap_methods = ("len", "spec_index", "index", "first", "last")
+
+        def walk(x: Any) -> None:
+            nonlocal heavy
+            if (
+                isinstance(x, Quant | Closure)
+                or (
+                    isinstance(x, MethodCall)
+                    and x.name not in cheap_methods
+                    and x.name not in self.prog.ctx.fns
+                )
+                or (isinstance(x, Binary) and x.op == "+" and not is_int(fx, x))
+                or (isinstance(x, Chain) and not all(is_int(fx, y) for y in x.operands))
+            ):
+                heavy = True
+                return
+            if dataclasses.is_dataclass(x) and not isinstance(x, type):
+                for f in dataclasses.fields(x):
+                    walk(getattr(x, f.name))
+            elif isinstance(x, tuple | list):
+                for y in x:
+                    walk(y)
+
+        walk(fn.body)
+        seen: set[str] = set()
+        todo = sorted(self._callees(fn))
+        while todo and not heavy:
+            n = todo.pop()
+            if n == fn.name:
+                heavy = True
+            elif n not in seen and n in self.prog.ctx.fns:
+                seen.add(n)
+                todo.extend(sorted(self._callees(self.prog.ctx.fns[n])))
+        self._memo[fn.name] = heavy
+        return heavy
 
     def const_fn(self, name: str) -> str:
         key = "#const#" + name
@@ -619,16 +733,21 @@ class _Translator:
                 raise Untranslatable(f"spec fn {fn.name} does not parse")
             params = {n: f"{_ident(n)}" for n, _ in fn.params}
             try:
-                body = _Fn(self, params).ex(fn.body)
+                body = _Fn(self, params, dict(fn.params)).ex(fn.body)
             except Untranslatable:
                 del self.fns[fn.name]
                 raise
             sig = ", ".join(f"{v}: &V" for v in params.values())
-            key = f"MK({fid}, vec![{', '.join(f'{v}.clone()' for v in params.values())}])"
-            self.bodies.append(
-                f"fn {rust}({sig}) -> R {{ charge()?; let key = {key}; if let Some(v) = memo_get(&key) {{ return Ok(v); }} "
-                f"enter()?; let r = (|| -> R {{ {body} }})(); leave(); if let Ok(v) = &r {{ memo_put(key, v.clone()); }} r }}"
-            )
+            if self.memoised(fn):
+                key = f"mk_key({fid}, &[{', '.join(params.values())}])"
+                self.bodies.append(
+                    f"fn {rust}({sig}) -> R {{ charge()?; let key = {key}; if let Some(v) = memo_get(&key) {{ return Ok(v); }} "
+                    f"enter()?; let r = (|| -> R {{ {body} }})(); leave(); if let Ok(v) = &r {{ memo_put(key, v.clone()); }} r }}"
+                )
+            else:  # see `memoised`: evaluating the body again costs about what a memo probe would
+                self.bodies.append(
+                    f"fn {rust}({sig}) -> R {{ charge()?; enter()?; let r = (|| -> R {{ {body} }})(); leave(); r }}"
+                )
         return self.fns[fn.name]
 
 
@@ -687,6 +806,9 @@ def translate(
     rvar = _ident(prog.ret_name) + "_ret"
     post_lines.append(f"let {rvar} = from_j(&{_type_desc(prog.ret_type)}, &ret_j)?;")
     post_scope[prog.ret_name] = rvar
+    # declared types of the names in scope (the typed fast path); `old(x)` has the type of `x`
+    types: dict[str, Type | None] = {n: t for n, t in prog.params}
+    types[prog.ret_name] = prog.ret_type
     untranslated: list[str] = []
     req_items: list[str] = []
     ens_items: list[str] = []
@@ -701,7 +823,7 @@ def translate(
             try:
                 if c.expr is None:
                     raise Untranslatable(f"parse error: {c.error}")
-                body = f"truth(&{_Fn(tr, scope).val(c.expr)})"
+                body = f"truth(&{_Fn(tr, scope, types).val(c.expr)})"
             except Untranslatable as exc:
                 untranslated.append(f"{short}: {exc}")
                 body = f"unk({_rust_str('not compiled: ' + str(exc))})"
@@ -731,29 +853,40 @@ def translate(
         "    o.push('}');\n"
         "    Ok(())\n"
         "}\n"
-        "fn run() {\n"
-        "    let stdin = std::io::stdin();\n"
-        "    let mut out = std::io::BufWriter::new(std::io::stdout());\n"
-        "    for line in stdin.lock().lines() {\n"
-        "        let line = match line { Ok(l) => l, Err(_) => break };\n"
-        "        if line.trim().is_empty() { continue; }\n"
-        "        let mut o = String::new();\n"
-        "        match parse(&line) {\n"
-        "            Err(m) => bad(&mut o, &m),\n"
-        '            Ok(j) => match field(&j, "input") {\n'
-        '                None => bad(&mut o, "no input object"),\n'
-        '                Some(inp) => if let Err(m) = case(&mut o, inp, field(&j, "output")) { bad(&mut o, &m) },\n'
-        "            },\n"
-        "        }\n"
-        '        writeln!(out, "{}", o).ok();\n'
-        "        out.flush().ok();\n"
+        "fn one(o: &mut String, j: &J) {\n"
+        '    match field(j, "input") {\n'
+        '        None => bad(o, "no input object"),\n'
+        '        Some(inp) => if let Err(m) = case(o, inp, field(j, "output")) { bad(o, &m) },\n'
         "    }\n"
+        "}\n"
+        "fn run() {\n"
+        "    let mut rd = std::io::BufReader::with_capacity(1 << 16, std::io::stdin());\n"
+        "    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout());\n"
+        "    let mut line = String::new();\n"
+        "    let mut o = String::new();\n"
+        "    loop {\n"
+        "        if rd.buffer().is_empty() { out.flush().ok(); }  // about to wait for input: answer first\n"
+        "        line.clear();\n"
+        "        match rd.read_line(&mut line) { Ok(0) | Err(_) => break, Ok(_) => {} }\n"
+        "        let t = line.trim();\n"
+        "        if t.is_empty() { continue; }\n"
+        "        match parse(t) {\n"
+        '            Err(m) => { o.clear(); bad(&mut o, &m); writeln!(out, "{}", o).ok(); }\n'
+        "            Ok(J::Arr(cases)) => for c in cases.iter() {\n"
+        '                o.clear(); one(&mut o, c); writeln!(out, "{}", o).ok();\n'
+        "                if flush_due() { out.flush().ok(); }\n"
+        "            },\n"
+        '            Ok(j) => { o.clear(); one(&mut o, &j); writeln!(out, "{}", o).ok(); if flush_due() { out.flush().ok(); } }\n'
+        "        }\n"
+        "    }\n"
+        "    out.flush().ok();\n"
         "}\n"
         "fn main() {\n"
         '    let h = std::thread::Builder::new().stack_size(1 << 30).spawn(run).expect("thread");\n'
         "    h.join().ok();\n"
         "}\n"
     )
-    text = "\n".join(src)
+    # (the rewrite touches the emitted code only, never the runtime text of a standalone checker)
+    text = "\n".join([*head, _BORROWED_CLONE.sub(r"&\1", "\n".join(src[len(head) :]))])
     return Checker(text, complete=not untranslated, untranslated=untranslated,
                    clauses=len(prog.requires) + len(prog.ensures))  # fmt: skip
