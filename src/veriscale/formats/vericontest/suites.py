@@ -55,6 +55,7 @@ from ...runtime.engine import Verdict
 from ...runtime.limits import Limits
 from ...values.codec import DecodeError
 from .semantic import finish_semantic, interleave, run_semantic, source_order
+from .suite_coverage import branch_coverage, weakened_kills
 from .suite_prompts import Variant
 
 __all__ = ["SuiteSettings", "build_suite", "canon"]
@@ -85,7 +86,9 @@ class SuiteSettings:
     label_steps: int = 6_000_000
     ensures_steps: int = 20_000_000  # …and for the positives' ensures: no further pass once spent
     problem_seconds: float = 300.0  # backstop: after this, mutant runs and negative stages stop (recorded)
-    weakened: bool = False  # one compiled checker per ensures clause: costly, opt-in
+    # weakened ensures (one clause dropped) and the negatives that kill them, from one per-clause checker
+    weakened: bool = True
+    weakened_steps: int = 6_000_000  # per-clause checker steps for the weakened kills of a problem
     semantic_variants: int = 5  # model-written buggy variants asked per problem (with a model)
     generator_seconds: float = 10.0  # per run of a model-written input generator
     generator_lines: int = 200  # input lines read per generator run
@@ -272,6 +275,10 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
         doc["counts"] = counts
         doc["seconds"] = secs
         return doc
+    # branch coverage of the reference: the probes each positive executes (one instrumented harness run)
+    t_cov = time.perf_counter()
+    doc["coverage"] = branch_coverage(problem, positives, runner.limits, cache)
+    secs["coverage"] = time.perf_counter() - t_cov
     # syntactic mutants
     t3 = time.perf_counter()
     case_s = max(st.mutant_case_seconds, 20 * max(micros) / 1e6)
@@ -414,7 +421,7 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
     secs["negatives"] = time.perf_counter() - t4
     if st.weakened:
         t5 = time.perf_counter()
-        doc["weakened"] = _weakened_kills(problem, eng, spec, decoded_pos, doc["negatives"], te)
+        doc["weakened"] = weakened_kills(te, decoded_pos, doc["negatives"], st)
         secs["weakened"] = time.perf_counter() - t5
     doc["counts"] = counts
     doc["seconds"] = {k: round(v, 3) for k, v in secs.items()}
