@@ -81,11 +81,16 @@ class SuiteSettings:
     # the verdicts do not move with machine load)
     checker_fuel: int = 2_000_000
     python_unknown: int = 40  # per stage (requires / ensures / labelling): Python checks that may end UNKNOWN
+    # per stage: Python checks redoing an integer beyond i128 with exact integers (each can take seconds:
+    # lc1223's spec grows like 6^n before its modulo); the rest are UNKNOWN (a count, load-independent)
+    bignum_checks: int = 20
     # compiled-checker steps for labelling a problem's negatives: the stages stop when it is spent (a step
     # count, not a clock, so the negatives do not move with machine load; ~8 µs a step on a loaded machine)
     label_steps: int = 6_000_000
     ensures_steps: int = 20_000_000  # …and for the positives' ensures: no further pass once spent
-    problem_seconds: float = 300.0  # backstop: after this, mutant runs and negative stages stop (recorded)
+    # last-resort clock guard: after this, mutant runs and negative stages stop; the content is decided by
+    # step and count budgets well before it, and a problem that reaches it says so (``counts.clock_guard``)
+    problem_seconds: float = 1800.0
     # weakened ensures (one clause dropped) and the negatives that kill them, from one per-clause checker
     weakened: bool = True
     weakened_steps: int = 6_000_000  # per-clause checker steps for the weakened kills of a problem
@@ -115,10 +120,12 @@ def _result_value(problem: Any, r: CaseResult) -> Any:
 
 
 class _PyBudget:
-    """Python-evaluator checks that may still end UNKNOWN in one stage of a problem (shared by its runs)."""
+    """Python-evaluator checks that may still end UNKNOWN in one stage of a problem (shared by its runs),
+    and the checks beyond i128 it may still make (``bignum``; None: unlimited)."""
 
-    def __init__(self, left: int) -> None:
+    def __init__(self, left: int, bignum: int | None = None) -> None:
         self.left = left
+        self.bignum = bignum
 
 
 def _verdicts(te: Any, pairs: list[tuple[dict[str, Any], Any]], with_output: bool, st: SuiteSettings,
@@ -128,7 +135,7 @@ def _verdicts(te: Any, pairs: list[tuple[dict[str, Any], Any]], with_output: boo
     ``py``: the stage's Python-evaluator budget (UNKNOWN endings, counted by the engine), spent across
     runs (a fresh ``st.python_unknown`` when None). The chunks are fixed and the budgets count steps and
     checks, so which rows are decided does not depend on load."""
-    py = py or _PyBudget(st.python_unknown)
+    py = py or _PyBudget(st.python_unknown, st.bignum_checks)
     out: list[Verdict] = []
     for k in range(0, len(pairs), CHECK_CHUNK):
         part = pairs[k : k + CHECK_CHUNK]
@@ -137,13 +144,13 @@ def _verdicts(te: Any, pairs: list[tuple[dict[str, Any], Any]], with_output: boo
                 Verdict.unknown("the problem's specification-step budget is spent", "budget") for _ in part
             )
             continue
-        before = te.python_unknown
-        out.extend(
-            te.check_batch(
-                part, with_output, checker_fuel=st.checker_fuel, max_python_unknown=max(0, py.left)
-            )
-        )
+        before, big0 = te.python_unknown, te.python_bignum
+        big = None if py.bignum is None else max(0, py.bignum)
+        out.extend(te.check_batch(part, with_output, checker_fuel=st.checker_fuel,
+                                  max_python_unknown=max(0, py.left), max_bignum=big))  # fmt: skip
         py.left -= te.python_unknown - before
+        if py.bignum is not None:
+            py.bignum -= te.python_bignum - big0
     return out
 
 
@@ -190,7 +197,7 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
     seen_keys: set[str] = set()
     counts: dict[str, Any] = {"candidates": 0, "undecodable": 0, "requires_true": 0, "requires_false": 0,
                               "requires_unknown": 0, "rounds": 0}  # fmt: skip
-    requires_py = _PyBudget(st.python_unknown)
+    requires_py = _PyBudget(st.python_unknown, st.bignum_checks)
     for rnd in range(st.rounds):
         if len(valid) >= st.target + st.target // 4 or time.perf_counter() > deadline:
             break
@@ -244,7 +251,7 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
     def ensures_spent() -> bool:
         return ck is not None and ck.steps - ck_steps0 >= st.ensures_steps
 
-    ensures_py = _PyBudget(st.python_unknown)
+    ensures_py = _PyBudget(st.python_unknown, st.bignum_checks)
 
     while chunk and len(positives) < st.target and counts["ensures_passes"] < ENSURES_PASSES:
         if ensures_spent():
@@ -348,7 +355,7 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
     def spent() -> bool:
         return ck is not None and ck.steps - steps0 >= st.label_steps
 
-    label_py = _PyBudget(st.python_unknown)
+    label_py = _PyBudget(st.python_unknown, st.bignum_checks)
 
     # stage: mutant outputs, round-robin across mutants (and across sources: ``semantic.source_order``)
     queues = {m: list(v) for m, v in sorted(mutant_cands.items())}
@@ -418,6 +425,8 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
     counts["negative_unknown"] = stats["unknown"]
     counts["label_steps"] = (ck.steps - steps0) if ck is not None else 0
     counts["label_budget_spent"] = spent()
+    # the clock guard was reached: this problem's content may depend on the machine (never on a normal run)
+    counts["clock_guard"] = time.perf_counter() > deadline
     secs["negatives"] = time.perf_counter() - t4
     if st.weakened:
         t5 = time.perf_counter()

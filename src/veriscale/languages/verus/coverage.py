@@ -175,22 +175,79 @@ def _arms(toks: list[Tok], match: dict[int, int], lb: int, rb: int, add, probe_a
         e = a + 1
         if e >= rb:
             return
-        if toks[e].is_("{") and e in match and (match[e] + 1 == rb or toks[match[e] + 1].is_(",")):
+        if toks[e].is_("{") and e in match:  # a block arm ends at its block (the comma is optional)
             probe_after(toks[e], "arm", toks[a].line)
             k = match[e] + 1
             if k < rb and toks[k].is_(","):
                 k += 1
             continue
-        end = e
-        while end < rb and not toks[end].is_(","):
-            t = toks[end]
-            end = match[end] + 1 if t.kind == "punct" and t.text in "([{" and end in match else end + 1
+        blk = _block_like_end(toks, match, e, rb)
+        if blk is not None:  # `if`/`match`/loops as the arm: they end the arm too
+            end = blk + 1
+        else:
+            end = e
+            while end < rb and not toks[end].is_(","):
+                t = toks[end]
+                end = match[end] + 1 if t.kind == "punct" and t.text in "([{" and end in match else end + 1
         last = end - 1
         if last < e:
             return
         add(toks[e].start, False, toks[last].end, "{ __vs_p(#); ", ("arm", toks[a].line))
         add(toks[last].end, True, toks[e].start, " }")
-        k = end + 1
+        k = end + 1 if end < rb and toks[end].is_(",") else end
+
+
+def _head_block(toks: list[Tok], match: dict[int, int], i: int, rb: int) -> int | None:
+    """The ``{`` after the head starting at token ``i`` (brackets skipped), before ``rb``."""
+    j = i
+    while j < rb:
+        t = toks[j]
+        if t.is_("{"):
+            return j if j in match else None
+        if t.kind == "punct" and t.text in "([" and j in match:
+            j = match[j] + 1
+            continue
+        if t.kind == "punct" and t.text in (";", ",", "}", "=>"):
+            return None
+        j += 1
+    return None
+
+
+def _block_like_end(toks: list[Tok], match: dict[int, int], e: int, rb: int) -> int | None:
+    """Last token of a block-like expression (``if``/``match``/``while``/``for``/``loop``/``unsafe``)
+    starting at ``e`` when nothing but a comma or the next arm follows it; None otherwise."""
+    t = toks[e]
+    if t.kind != "ident" or t.text not in ("if", "match", "while", "for", "loop", "unsafe"):
+        return None
+    lb = _head_block(toks, match, e + 1, rb)
+    if lb is None:
+        return None
+    end = match[lb]
+    while t.text == "if" and end + 1 < rb and toks[end + 1].is_("else"):
+        nxt = toks[end + 2] if end + 2 < rb else None
+        if nxt is None:
+            return None
+        lb = end + 2 if nxt.is_("{") else _head_block(toks, match, end + 3, rb) if nxt.is_("if") else None
+        if lb is None or lb not in match:
+            return None
+        end = match[lb]
+    after = toks[end + 1] if end + 1 <= rb else None
+    if after is not None and after.kind == "punct" and after.text not in (",", "}") and end + 1 != rb:
+        if after.text in (".", "?") or after.text in (
+            "+",
+            "-",
+            "*",
+            "/",
+            "%",
+            "==",
+            "!=",
+            "<",
+            ">",
+            "&&",
+            "||",
+        ):
+            return None  # the block-like expression continues (`if .. {} else {}.len()`): scan to the comma
+    return end
 
 
 def _apply(source: str, ins: list[_Ins]) -> Instrumented:
