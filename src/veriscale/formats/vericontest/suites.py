@@ -51,6 +51,14 @@ from ...languages.verus.output_mutation import output_mutants
 from ...languages.verus.reference import ProblemRunner
 from ...languages.verus.requires_bounds import read_bounds
 from ...languages.verus.signature import input_params
+from ...languages.verus.work_ticks import (
+    TICK_FACTOR,
+    TICK_FLOOR,
+    UNLIMITED,
+    WORK_BUDGET,
+    insert_ticks,
+    ticked_harness,
+)
 from ...runtime.engine import Verdict
 from ...runtime.limits import Limits
 from ...values.codec import DecodeError
@@ -502,7 +510,9 @@ def _run_mutants(problem: Any, runner: ProblemRunner, positives: list[dict[str, 
         stats["error"] = "the reference has forbidden constructs"
         return {}, stats
     try:
-        schema = mutant_schema(problem.reference_source, max_mutants=st.max_mutants)
+        # ticks first in every function and loop body: a mutant's work is bounded by a count (work_ticks)
+        base = insert_ticks(problem.reference_source)
+        schema = mutant_schema(base, max_mutants=st.max_mutants)
     except Exception as exc:  # a source our scanner cannot follow: no syntactic mutants
         stats["error"] = f"schema: {type(exc).__name__}: {exc}"
         return {}, stats
@@ -514,12 +524,14 @@ def _run_mutants(problem: Any, runner: ProblemRunner, positives: list[dict[str, 
     for _ in range(10):
         rewritten = schema.source
         if dropped:  # those sites rendered as the original code; the rest keep their ids
-            schema2 = mutant_schema(
-                problem.reference_source, max_mutants=st.max_mutants, exclude=frozenset(dropped)
-            )
+            schema2 = mutant_schema(base, max_mutants=st.max_mutants, exclude=frozenset(dropped))
             rewritten = _disable(schema2.source, dropped)
         try:
-            src = ProblemRunner(problem, code=rewritten).harness_source() + "\n" + selector_source()
+            src = (
+                ticked_harness(ProblemRunner(problem, code=rewritten).harness_source())
+                + "\n"
+                + selector_source()
+            )
         except Exception as exc:
             stats["error"] = f"harness: {type(exc).__name__}: {exc}"
             return {}, stats
@@ -564,6 +576,18 @@ def _run_mutants(problem: Any, runner: ProblemRunner, positives: list[dict[str, 
     stats["names"] = {str(m.id): m.name for m in live}
     lines_in = [runner.encode_inputs(p["input"]) for p in positives]
     limits = ExecLimits(case_seconds=case_s, memory_mb=1024)
+    # the original program (no mutant selected) with unlimited work gives the reference's ticks per case;
+    # a mutant may spend max(TICK_FLOOR, TICK_FACTOR x those) on the case before it is stopped (a kill)
+    ref = run_json_lines(
+        binary, [_with_budget(x, UNLIMITED) for x in lines_in], limits, env={SELECTOR_ENV: "0"}
+    )
+    ticks = [
+        int(r.value[1]) if r.ok and isinstance(r.value, list) and len(r.value) == 2 else None for r in ref
+    ]
+    stats["reference_ticks"] = sum(t for t in ticks if t is not None)
+    lines_b = [_with_budget(x, UNLIMITED if t is None else max(TICK_FLOOR, TICK_FACTOR * t))
+               for x, t in zip(lines_in, ticks)]  # fmt: skip
+    stats["work_budget_kills"] = stats["clock_timeouts"] = 0
     out: dict[int, list[CaseResult | None]] = {}
     # a mutant's result far larger than any reference output (cf1355D: a 3 MB vector) kills the mutant
     # but is not kept: it would only bloat the negatives and the memory of the run
@@ -576,11 +600,27 @@ def _run_mutants(problem: Any, runner: ProblemRunner, positives: list[dict[str, 
         env = {SELECTOR_ENV: str(m.id)}
         # a timeout kills the mutant; the cases after it are not run (None), as each further timeout
         # would cost the whole per-case limit plus a process restart
-        got = run_json_lines(binary, lines_in, limits, env=env, stop_after_timeout=True)
+        got = [
+            _unticked(r) for r in run_json_lines(binary, lines_b, limits, env=env, stop_after_timeout=True)
+        ]
+        stats["work_budget_kills"] += sum(r.status == "panic" and WORK_BUDGET in r.message for r in got)
+        stats["clock_timeouts"] += sum(r.status == "timeout" for r in got)  # the clock backstop (recorded)
         out[m.id] = [None if r.status == "skipped" else _capped(r, cap) for r in got]
     stats["run_seconds"] = round(time.perf_counter() - t, 3)
     stats["compile_seconds"] = round(stats["compile_seconds"], 3)
     return out, stats
+
+
+def _with_budget(line: str, budget: int) -> str:
+    """A harness input line (a JSON array) with the case's tick budget appended."""
+    return f"[{budget}]" if line.strip() == "[]" else line.rstrip()[:-1] + f",{budget}]"
+
+
+def _unticked(r: CaseResult) -> CaseResult:
+    """A ticked harness result ``[<result>, <ticks>]`` as a plain one."""
+    if r.ok and isinstance(r.value, list) and len(r.value) == 2:
+        return CaseResult("ok", r.value[0], r.message, r.micros)
+    return r
 
 
 def _capped(r: CaseResult, cap: int) -> CaseResult:

@@ -11,7 +11,9 @@ per case decides every weakening at once — no checker per dropped clause
 The vectors come from ONE compiled Post2Exe checker per problem: the checker
 source of ``post2exe.translate`` with its ``ensures`` verdict replaced by a
 per-clause one (each clause through the runtime's own ``verdict`` with its own
-fuel, so a clause's verdict is what the ordinary checker would give it). Clauses
+fuel, so a clause's verdict is what the ordinary checker would give it). Once
+two clauses are FALSE every weakening is decided FALSE, so the clauses after
+the second FALSE one are not evaluated (``S``, skipped). Clauses
 the checker leaves UNKNOWN for a reason the Python evaluator may overcome go to
 the Python evaluator one clause at a time, at most ``python_checks`` of them per
 call (a count, so the verdicts do not move with machine load). Rows after
@@ -36,10 +38,14 @@ _CALL = 'verdict(o, "ensures", &['
 _EACH = (
     "fn __vs_verdict_each(o: &mut String, clauses: &[(&str, &dyn Fn() -> Result<bool, E>)]) {\n"
     '    o.push_str("\\"each\\":[");\n'
+    "    let mut falses = 0;\n"
     "    for (k, c) in clauses.iter().enumerate() {\n"
     "        if k > 0 { o.push(','); }\n"
     "        o.push('{');\n"
+    '        if falses >= 2 { o.push_str("\\"c\\":\\"SKIP\\""); o.push(\'}\'); continue; }\n'
+    "        let at = o.len();\n"
     '        verdict(o, "c", std::slice::from_ref(c));\n'
+    '        if o[at..].starts_with("\\"c\\":\\"FALSE\\"") { falses += 1; }\n'
     "        o.push('}');\n"
     "    }\n"
     "    o.push(']');\n"
@@ -51,7 +57,9 @@ _CHUNK = 64  # rows per checker process (the step budget is looked at between th
 @dataclass
 class ClauseRun:
     clauses: list[str]  # the ensures clauses' texts, in order
-    vectors: list[list[str] | None]  # per case: "T" / "F" / "U" per clause (None: not evaluated)
+    vectors: list[
+        list[str] | None
+    ]  # per case: "T" / "F" / "U" / "S" (skipped) per clause (None: not evaluated)
     steps: int = 0
     python_checks: int = 0
     source: str = "compiled"  # "compiled" | "python" (no compiled checker for this problem)
@@ -126,11 +134,11 @@ def clause_vectors(te: Any, pairs: Sequence[tuple[Mapping[str, Any], Any]], *, c
         vec = run.vectors[r]
         if vec is None and binary is not None:
             continue  # past the step budget, or the checker gave no answer: not evaluated
-        if vec is not None and (complete or "U" not in vec):
-            continue
+        if vec is not None and (complete or "U" not in vec or vec.count("F") >= 2):
+            continue  # two FALSE clauses already decide every weakening
         vec = list(vec) if vec is not None else ["U"] * len(clauses)
         for j, c in enumerate(spec.ensures):
-            if vec[j] != "U":
+            if vec[j] != "U" or vec.count("F") >= 2:
                 continue
             if run.python_checks >= python_checks:
                 break
@@ -154,7 +162,7 @@ def _parse(line: str) -> tuple[list[str], int] | None:
     each = d.get("each") if isinstance(d, dict) else None
     if not isinstance(each, list):
         return None
-    out = [{"TRUE": "T", "FALSE": "F"}.get(str(c.get("c")), "U") for c in each]
+    out = [{"TRUE": "T", "FALSE": "F", "SKIP": "S"}.get(str(c.get("c")), "U") for c in each]
     return out, sum(int(c.get("c_steps") or 0) for c in each) + int(d.get("requires_steps") or 0)
 
 
