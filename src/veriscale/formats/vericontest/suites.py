@@ -26,8 +26,11 @@
    answer (recorded, never a negative); UNKNOWN → dropped. Outputs are
    deduplicated per input (the reference output and every output kept).
 4. **Weakened ``ensures``**: each top-level clause of the ground-truth
-   ``ensures`` replaced by ``true`` in turn; a negative kills a weakened
-   specification when that specification still rejects it.
+   ``ensures`` dropped in turn; a negative kills a weakened specification when
+   that specification still rejects it — derived from one per-clause verdict
+   vector per negative (``suite_coverage.weakened_kills``).
+5. **Branch coverage** of the reference: the probes each positive executes
+   (``suite_coverage.branch_coverage``), so Lite can keep what Plus covers.
 
 Everything is deterministic under ``settings.seed``.
 """
@@ -91,7 +94,7 @@ class SuiteSettings:
     python_unknown: int = 40  # per stage (requires / ensures / labelling): Python checks that may end UNKNOWN
     # per stage: Python checks redoing an integer beyond i128 with exact integers (each can take seconds:
     # lc1223's spec grows like 6^n before its modulo); the rest are UNKNOWN (a count, load-independent)
-    bignum_checks: int = 20
+    bignum_checks: int = 8
     # compiled-checker steps for labelling a problem's negatives: the stages stop when it is spent (a step
     # count, not a clock, so the negatives do not move with machine load; ~8 µs a step on a loaded machine)
     label_steps: int = 6_000_000
@@ -639,7 +642,10 @@ def _disable(source: str, ids: set[int]) -> str:
 
 def _weakened_kills(problem: Any, eng: VeriContestEngine, spec: Any, inputs: list[dict[str, Any]],
                     negatives: list[dict[str, Any]], te: Any) -> dict[str, Any]:  # fmt: skip
-    """Per ``ensures`` clause replaced by ``true``: which negatives the weakened spec still rejects."""
+    """Per ``ensures`` clause replaced by ``true``: which negatives the weakened spec still rejects.
+
+    The reference implementation, one checker per weakening (costly: a compile each); suites use the
+    derived ``suite_coverage.weakened_kills``, and the tests compare the two."""
     clauses = [c.text for c in spec.ensures if c.text.strip()]
     out: dict[str, Any] = {"built": 0, "killed": 0, "clauses": [], "kills": [[] for _ in negatives]}
     if len(clauses) < 2 or not negatives:
