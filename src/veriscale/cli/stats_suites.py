@@ -52,5 +52,8 @@ def format_suite_adequacy(dirs: list[Path], as_json: bool) -> bool:
         table.add_row(d, str(t["tasks"]), str(t["positives"]), str(t["negatives"]),
                       f"{t['mutants_killed']}/{t['mutants_run']}", f"{t['weakened_killed']}/{t['weakened_built']}",
                       f"{t['branches_covered']}/{t['branches_instrumented']}")  # fmt: skip
-    Console().print(table)
+    console = Console()
+    if not console.is_terminal or console.width < 150:  # pipes and CI would fold the seven columns
+        console = Console(width=max(console.width, 150))
+    console.print(table)
     return True
