@@ -46,7 +46,8 @@ def weakened_kills(te: Any, inputs: list[dict[str, Any]], negatives: list[dict[s
 
     ``built`` counts the weakened specifications (every clause of a specification with at least two);
     ``kills[k]`` are the clause indices whose weakening negative ``k`` kills; ``unevaluated``: negatives
-    without a verdict vector (step budget spent, checker without an answer)."""
+    without a verdict vector (every weakening already killed by earlier ones — ``evaluated_until`` —, the
+    step budget spent, or the checker without an answer)."""
     spec = te.spec()
     clauses = [c.text for c in spec.ensures] if spec is not None else []
     out: dict[str, Any] = {"built": 0, "killed": 0, "clauses": [], "kills": [[] for _ in negatives],
@@ -61,12 +62,16 @@ def weakened_kills(te: Any, inputs: list[dict[str, Any]], negatives: list[dict[s
             idx.append(k)
         except Exception:  # a negative that no longer decodes cannot kill anything (counted unevaluated)
             continue
+    # every negative's kill set is not needed: Lite covers each weakening Plus kills through a positive
+    # with a recorded killing negative, so the checker stops once every weakening has one
     run = clause_vectors(te, pairs, checker_fuel=st.checker_fuel, step_budget=st.weakened_steps,
-                         python_checks=st.python_unknown, seconds=st.check_seconds)  # fmt: skip
+                         python_checks=st.python_unknown, seconds=st.check_seconds,
+                         until_all_killed=True)  # fmt: skip
     vectors: list[list[str] | None] = [None] * len(negatives)
     for k, vec in zip(idx, run.vectors):
         vectors[k] = vec
-    out.update(built=len(clauses), steps=run.steps, python_checks=run.python_checks, source=run.source)
+    out.update(built=len(clauses), steps=run.steps, python_checks=run.python_checks, source=run.source,
+               evaluated_until=run.stopped)  # fmt: skip
     if run.notes:
         out["notes"] = run.notes
     hit = [False] * len(clauses)

@@ -63,6 +63,7 @@ class ClauseRun:
     steps: int = 0
     python_checks: int = 0
     source: str = "compiled"  # "compiled" | "python" (no compiled checker for this problem)
+    stopped: int | None = None  # rows evaluated when every weakening was killed (``until_all_killed``)
     notes: list[str] = field(default_factory=list)
 
 
@@ -88,8 +89,11 @@ def _each_source(te: Any) -> str | None:
 
 def clause_vectors(te: Any, pairs: Sequence[tuple[Mapping[str, Any], Any]], *, checker_fuel: int,
                    step_budget: int, python_checks: int, spec_limits: Limits | None = None,
-                   seconds: float = 300.0) -> ClauseRun:  # fmt: skip
-    """Clause vectors of (decoded inputs, decoded output) pairs (module docstring)."""
+                   seconds: float = 300.0, until_all_killed: bool = False) -> ClauseRun:  # fmt: skip
+    """Clause vectors of (decoded inputs, decoded output) pairs (module docstring).
+
+    ``until_all_killed``: stop after the first fixed chunk of rows by which every weakening has a
+    FALSE case (the remaining rows are not evaluated: ``stopped`` rows were)."""
     spec = te.spec()
     if spec is None:
         return ClauseRun([], [None] * len(pairs), notes=["spec does not load"])
@@ -106,6 +110,7 @@ def clause_vectors(te: Any, pairs: Sequence[tuple[Mapping[str, Any], Any]], *, c
         run.source = "python"
     else:
         limits = ExecLimits(case_seconds=seconds, memory_mb=4096)
+        killed: set[int] = set()
         for k in range(0, len(pairs), _CHUNK):
             if run.steps >= step_budget:
                 break
@@ -126,6 +131,13 @@ def clause_vectors(te: Any, pairs: Sequence[tuple[Mapping[str, Any], Any]], *, c
                     run.steps += vec[1]
                     if len(vec[0]) == len(clauses):
                         run.vectors[k + off] = vec[0]
+                        for i in range(len(clauses)):
+                            if i not in killed and weakened_false(vec[0], i):
+                                killed.add(i)
+            if until_all_killed and len(killed) == len(clauses):
+                run.notes.append(f"every weakening killed within the first {k + len(part)} cases")
+                run.stopped = k + len(part)
+                break
     # the Python evaluator, one clause at a time, where the checker left a clause undecided for a reason
     # it may overcome (or where there is no checker); a count budget, in row order
     complete = src is not None and binary is not None and _complete(te)
@@ -133,7 +145,7 @@ def clause_vectors(te: Any, pairs: Sequence[tuple[Mapping[str, Any], Any]], *, c
     for r, (inputs, output) in enumerate(pairs):
         vec = run.vectors[r]
         if vec is None and binary is not None:
-            continue  # past the step budget, or the checker gave no answer: not evaluated
+            continue  # past the step budget or the stop, or the checker gave no answer: not evaluated
         if vec is not None and (complete or "U" not in vec or vec.count("F") >= 2):
             continue  # two FALSE clauses already decide every weakening
         vec = list(vec) if vec is not None else ["U"] * len(clauses)
