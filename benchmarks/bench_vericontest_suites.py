@@ -95,7 +95,9 @@ def _summary(d: dict) -> dict:
         "direct": sum(n["source"] == "direct" for n in d["negatives"]),
         "alternatives": len(d["alternatives"]),
         "defects": bool(d["defects"]),
-        "mutants": {k: m.get(k, 0) for k in ("generated", "compiled", "killed", "surviving", "not_run")},
+        "mutants": {k: m.get(k, 0) for k in ("generated", "compiled", "killed", "surviving", "not_run",
+                                              "work_budget_kills", "clock_timeouts")},
+        "clock_guard": bool(c.get("clock_guard")),
         "mutant_error": bool(m.get("error")),
         "ensures_unknown": c.get("ensures_unknown", 0),
         "coverage": {"probes": len((d.get("coverage") or {}).get("probes") or []),
@@ -178,6 +180,12 @@ def report(out: Path, ids: list[str], wall: float | None) -> None:
             f"{sum(bool(x.get('weakened_preserved')) for x in lite)}/{len(lite)} (weakened killed Plus "
             f"{sum(x.get('plus_weakened', 0) for x in lite)} / Lite {sum(x.get('lite_weakened', 0) for x in lite)})"
         )
+    print(
+        f"mutant cases stopped by the work budget: {sum(x.get('work_budget_kills', 0) for x in m)}; by the clock "
+        f"backstop: {sum(x.get('clock_timeouts', 0) for x in m)}; mutants not run: "
+        f"{sum(x.get('not_run', 0) for x in m)}; problems that reached the problem clock guard: "
+        f"{sorted(d['task_id'] for d in docs if d['clock_guard'])}"
+    )
     unk = sum(d["ensures_unknown"] for d in docs)
     print(f"positives dropped as ensures UNKNOWN: {unk}")
     stages: dict[str, float] = {}
