@@ -116,8 +116,8 @@ def lite_selection(doc: dict[str, Any]) -> tuple[list[int], list[int], dict[str,
     plus_weak = kill_bits(w for ks in wk for w in ks)
     # the reference's branches each positive executes, and the weakened specifications its negatives
     # kill, join the mutants as elements to cover (shifted past the mutant bits, then past the branches)
-    hits = ((doc.get("coverage") or {}).get("hits")) or [[] for _ in pos]
-    branch = [kill_bits(h) for h in hits]
+    hits = list(((doc.get("coverage") or {}).get("hits")) or [])
+    branch = [kill_bits(h) for h in hits[: len(pos)]] + [0] * max(0, len(pos) - len(hits))
     weak_of = [0] * len(pos)
     for n, ks in zip(negs, wk):
         weak_of[n["input_index"]] |= kill_bits(ks)
