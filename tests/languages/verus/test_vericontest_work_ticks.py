@@ -8,7 +8,7 @@ from veriscale.languages.verus.compile import compile_program, rustc_available
 from veriscale.languages.verus.execute import run_json_lines
 from veriscale.languages.verus.harness import json_harness
 from veriscale.languages.verus.mutants import SELECTOR_ENV, mutant_schema, selector_source
-from veriscale.languages.verus.work_ticks import WORK_BUDGET, insert_ticks, ticked_harness
+from veriscale.languages.verus.work_ticks import SKIPPED, WORK_BUDGET, insert_ticks, ticked_harness
 from veriscale.values.rust_types import parse_rust_type as T
 
 CODE = """
@@ -43,5 +43,6 @@ def test_a_mutant_past_its_budget_panics_and_the_reference_reports_its_ticks() -
     # 1 function entry + n while iterations + 2 for iterations
     assert [r.value for r in ref] == [[3, 6], [50, 53]]
     stall = next(m for m in schema.mutants if m.operator == "delete" and "i = i + 1" in m.original)
-    got = run_json_lines(comp.binary, ["[3, 1000]"], env={SELECTOR_ENV: str(stall.id)})
+    got = run_json_lines(comp.binary, ["[3, 1000]", "[2, 1000]"], env={SELECTOR_ENV: str(stall.id)})
     assert got[0].status == "panic" and WORK_BUDGET in got[0].message  # an endless loop, stopped by count
+    assert got[1].status == "bad" and SKIPPED in got[1].message  # one overrun decides: the rest not run

@@ -55,6 +55,7 @@ from ...languages.verus.reference import ProblemRunner
 from ...languages.verus.requires_bounds import read_bounds
 from ...languages.verus.signature import input_params
 from ...languages.verus.work_ticks import (
+    SKIPPED,
     TICK_FACTOR,
     TICK_FLOOR,
     UNLIMITED,
@@ -623,6 +624,8 @@ def _unticked(r: CaseResult) -> CaseResult:
     """A ticked harness result ``[<result>, <ticks>]`` as a plain one."""
     if r.ok and isinstance(r.value, list) and len(r.value) == 2:
         return CaseResult("ok", r.value[0], r.message, r.micros)
+    if r.status == "bad" and SKIPPED in r.message:  # after a work-budget overrun: not run
+        return CaseResult("skipped", message=r.message)
     return r
 
 

@@ -7,7 +7,9 @@ mutation site. ``ticked_harness(harness_source)`` makes a JSON-lines harness
 read one more argument per case, the case's tick budget, and print
 ``[<result>, <ticks used>]``; a case that exceeds its budget panics with
 ``WORK_BUDGET`` — a kill, like a timeout, but decided by a count, so the same on
-any machine. Running the schema with no mutant selected (the original program)
+any machine — and the process answers every later case with ``SKIPPED`` (not
+run: one overrun already decides the mutant, and each further one would cost a
+whole budget; the clock's ``stop_after_timeout`` does the same). Running the schema with no mutant selected (the original program)
 and an unlimited budget gives the reference's ticks per case; a mutant's budget
 for a case is ``max(TICK_FLOOR, TICK_FACTOR × reference ticks)``.
 """
@@ -18,12 +20,21 @@ import re
 
 from .mutants import _fn_bodies, _Scanner
 
-__all__ = ["TICK_FACTOR", "TICK_FLOOR", "UNLIMITED", "WORK_BUDGET", "insert_ticks", "ticked_harness"]
+__all__ = [
+    "SKIPPED",
+    "TICK_FACTOR",
+    "TICK_FLOOR",
+    "UNLIMITED",
+    "WORK_BUDGET",
+    "insert_ticks",
+    "ticked_harness",
+]
 
 TICK_FACTOR = 20  # a mutant may do this many times the reference's work on a case…
 TICK_FLOOR = 100_000  # …and at least this much
 UNLIMITED = 2**63 - 1
 WORK_BUDGET = "work budget exceeded"
+SKIPPED = "not run after a work-budget overrun"
 _RUN = re.compile(r"__vs::run_lines\(__vs_call, (\d+)\)")
 
 
@@ -72,14 +83,18 @@ def ticked_harness(harness_source: str) -> str:
         raise ValueError("not a JSON-lines harness (no run_lines call)")
     n = int(m.group(1))
     support = (
-        "use std::sync::atomic::{AtomicU64, Ordering as __VsTOrd};\n"
+        "use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as __VsTOrd};\n"
         "static __VS_TICKS: AtomicU64 = AtomicU64::new(0);\n"
         f"static __VS_BUDGET: AtomicU64 = AtomicU64::new({UNLIMITED});\n"
+        "static __VS_OVER: AtomicBool = AtomicBool::new(false);\n"
+        # plain loads and stores (one case runs at a time): no read-modify-write in hot loops
         "#[inline(always)]\nfn __vs_t() {\n"
-        "    let n = __VS_TICKS.fetch_add(1, __VsTOrd::Relaxed) + 1;\n"
-        f'    if n > __VS_BUDGET.load(__VsTOrd::Relaxed) {{ panic!("{WORK_BUDGET}"); }}\n'
+        "    let n = __VS_TICKS.load(__VsTOrd::Relaxed) + 1;\n"
+        "    __VS_TICKS.store(n, __VsTOrd::Relaxed);\n"
+        f'    if n > __VS_BUDGET.load(__VsTOrd::Relaxed) {{ __VS_OVER.store(true, __VsTOrd::Relaxed); panic!("{WORK_BUDGET}"); }}\n'
         "}\n"
         "fn __vs_ticked_call(args: &[__vs::J]) -> Result<String, String> {\n"
+        f'    if __VS_OVER.load(__VsTOrd::Relaxed) {{ return Err("{SKIPPED}".to_string()); }}\n'
         f'    let b: u64 = __vs::arg(args, {n}, "tick budget")?;\n'
         "    __VS_BUDGET.store(b, __VsTOrd::Relaxed);\n"
         "    __VS_TICKS.store(0, __VsTOrd::Relaxed);\n"
