@@ -51,7 +51,7 @@ _EACH = (
     "    o.push(']');\n"
     "}\n"
 )
-_CHUNK = 64  # rows per checker process (the step budget is looked at between them)
+_CHUNK = 16  # rows per checker process (the step budget and the stop are looked at between them)
 
 
 @dataclass
