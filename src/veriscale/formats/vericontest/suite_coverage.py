@@ -41,7 +41,8 @@ def branch_coverage(problem: Any, positives: list[dict[str, Any]], limits: ExecL
     return out
 
 
-def weakened_kills(te: Any, inputs: list[dict[str, Any]], negatives: list[dict[str, Any]], st: Any) -> dict[str, Any]:  # fmt: skip
+def weakened_kills(te: Any, inputs: list[dict[str, Any]], negatives: list[dict[str, Any]], st: Any,
+                   until_all_killed: bool = True) -> dict[str, Any]:  # fmt: skip
     """Per ``ensures`` clause dropped: which negatives the weakened specification still rejects.
 
     ``built`` counts the weakened specifications (every clause of a specification with at least two);
@@ -66,7 +67,7 @@ def weakened_kills(te: Any, inputs: list[dict[str, Any]], negatives: list[dict[s
     # with a recorded killing negative, so the checker stops once every weakening has one
     run = clause_vectors(te, pairs, checker_fuel=st.checker_fuel, step_budget=st.weakened_steps,
                          python_checks=st.python_unknown, seconds=st.check_seconds,
-                         until_all_killed=True)  # fmt: skip
+                         until_all_killed=until_all_killed)  # fmt: skip
     vectors: list[list[str] | None] = [None] * len(negatives)
     for k, vec in zip(idx, run.vectors):
         vectors[k] = vec
