@@ -95,9 +95,15 @@ def _summary(d: dict) -> dict:
         "direct": sum(n["source"] == "direct" for n in d["negatives"]),
         "alternatives": len(d["alternatives"]),
         "defects": bool(d["defects"]),
-        "mutants": {k: m.get(k, 0) for k in ("generated", "compiled", "killed", "surviving", "not_run")},
+        "mutants": {k: m.get(k, 0) for k in ("generated", "compiled", "killed", "surviving", "not_run",
+                                              "work_budget_kills", "clock_timeouts")},
+        "clock_guard": bool(c.get("clock_guard")),
         "mutant_error": bool(m.get("error")),
         "ensures_unknown": c.get("ensures_unknown", 0),
+        "coverage": {"probes": len((d.get("coverage") or {}).get("probes") or []),
+                     "covered": (d.get("coverage") or {}).get("covered", 0),
+                     "error": (d.get("coverage") or {}).get("error", "")},
+        "weakened": {k: v for k, v in (d.get("weakened") or {}).items() if k not in ("kills", "clauses")},
         "seconds": {**(d.get("seconds") or {}), "mutant_compile": m.get("compile_seconds", 0.0),
                     "mutant_run": m.get("run_seconds", 0.0)},
     }  # fmt: skip
@@ -145,6 +151,40 @@ def report(out: Path, ids: list[str], wall: float | None) -> None:
     print(
         f"syntactic mutants: generated {g}, compiled {c}, killed {k}, surviving {s}; "
         f"no schema: {len(errs)} {errs[:20]}"
+    )
+    cov = [d["coverage"] for d in docs if d["positives"]]
+    print(
+        f"reference branches: instrumented {sum(c['probes'] for c in cov)}, covered by Plus "
+        f"{sum(c['covered'] for c in cov)}; problems without probes measured: "
+        f"{sorted(d['task_id'] for d in docs if d['positives'] and d['coverage'].get('error'))[:20]}"
+    )
+    w = [d["weakened"] for d in docs if d["weakened"]]
+    print(
+        f"weakened ensures: built {sum(x.get('built', 0) for x in w)}, killed {sum(x.get('killed', 0) for x in w)} "
+        f"(problems with >= 2 clauses: {sum(x.get('built', 0) > 0 for x in w)}; negatives without a clause "
+        f"vector: {sum(x.get('unevaluated', 0) for x in w)})"
+    )
+    stats_p = out / "stats.json"
+    if stats_p.is_file():
+        per = json.loads(stats_p.read_text(encoding="utf-8")).get("per_task", {})
+        per = [per[t] for t in ids if t in per]
+        lite = [x for x in per if x.get("plus_positives")]
+        print(
+            f"Lite (of {len(lite)} problems with positives): positives mean "
+            f"{statistics.mean(x['lite_positives'] for x in lite) if lite else 0:.1f}, negatives mean "
+            f"{statistics.mean(x['lite_negatives'] for x in lite) if lite else 0:.1f}; branches covered "
+            f"Plus {sum(x.get('plus_branches', 0) for x in lite)} / Lite {sum(x.get('lite_branches', 0) for x in lite)}"
+            f" (of {sum(x.get('branches', 0) for x in lite)} instrumented); coverage preserved "
+            f"{sum(bool(x.get('coverage_preserved')) for x in lite)}/{len(lite)}, mutant kills preserved "
+            f"{sum(bool(x.get('kill_preserved')) for x in lite)}/{len(lite)}, weakened kills preserved "
+            f"{sum(bool(x.get('weakened_preserved')) for x in lite)}/{len(lite)} (weakened killed Plus "
+            f"{sum(x.get('plus_weakened', 0) for x in lite)} / Lite {sum(x.get('lite_weakened', 0) for x in lite)})"
+        )
+    print(
+        f"mutant cases stopped by the work budget: {sum(x.get('work_budget_kills', 0) for x in m)}; by the clock "
+        f"backstop: {sum(x.get('clock_timeouts', 0) for x in m)}; mutants not run: "
+        f"{sum(x.get('not_run', 0) for x in m)}; problems that reached the problem clock guard: "
+        f"{sorted(d['task_id'] for d in docs if d['clock_guard'])}"
     )
     unk = sum(d["ensures_unknown"] for d in docs)
     print(f"positives dropped as ensures UNKNOWN: {unk}")

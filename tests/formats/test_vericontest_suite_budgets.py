@@ -15,6 +15,7 @@ class _FakeEngine:
     def __init__(self) -> None:
         self.steps = 0
         self.python_unknown = 0
+        self.python_bignum = 0
         self.runs: list[int] = []
 
     def check_batch(self, pairs: list[Any], with_output: bool, **kw: Any) -> list[Verdict]:

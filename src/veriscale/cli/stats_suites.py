@@ -31,7 +31,8 @@ def format_suite_adequacy(dirs: list[Path], as_json: bool) -> bool:
     out: dict[str, Any] = {}
     for d, per in rows:
         tot = {k: sum(r[k] for r in per) for k in ("positives", "negatives", "mutants_compiled", "mutants_run",
-                                                      "mutants_killed", "weakened_built", "weakened_killed")}  # fmt: skip
+                                                      "mutants_killed", "weakened_built", "weakened_killed",
+                                                      "branches_instrumented", "branches_covered")}  # fmt: skip
         out[str(d)] = {"tasks": len(per), **tot, "per_task": per}
     if as_json:
         typer.echo(json.dumps({"datasets": out}, indent=2, ensure_ascii=False))
@@ -44,10 +45,15 @@ def format_suite_adequacy(dirs: list[Path], as_json: bool) -> bool:
         "negatives",
         "mutants killed / run",
         "weakened ensures killed / built",
+        "reference branches covered / instrumented",
     ):
         table.add_column(col, justify="left" if col == "dataset" else "right")
     for d, t in out.items():
         table.add_row(d, str(t["tasks"]), str(t["positives"]), str(t["negatives"]),
-                      f"{t['mutants_killed']}/{t['mutants_run']}", f"{t['weakened_killed']}/{t['weakened_built']}")  # fmt: skip
-    Console().print(table)
+                      f"{t['mutants_killed']}/{t['mutants_run']}", f"{t['weakened_killed']}/{t['weakened_built']}",
+                      f"{t['branches_covered']}/{t['branches_instrumented']}")  # fmt: skip
+    console = Console()
+    if not console.is_terminal or console.width < 150:  # pipes and CI would fold the seven columns
+        console = Console(width=max(console.width, 150))
+    console.print(table)
     return True

@@ -5,15 +5,18 @@ Stages, through the same run directory, ledger, resume and executors as Verina:
 1. ``suites``: per task, the format's ``build`` in a worker (positives, negatives,
    mutant kills, weakened-specification kills) — one result document per task;
 2. ``lite``: per task, in this process —
-   * positives: ``select_cases`` over the mutant-kill bitsets (the cover is never
-     cut, so Lite kills every mutant Plus kills), weights = the positive's
-     negatives, filled to ``LITE_POSITIVES``;
+   * positives: ``select_cases`` over the mutant-kill bitsets joined by the
+     reference's branches the positive executes and the weakened specifications
+     its negatives kill (the cover is never cut, so Lite kills every mutant Plus
+     kills, executes every reference branch Plus executes and has, for every
+     weakened specification Plus kills, a positive with a killing negative),
+     weights = the positive's negatives, filled to ``LITE_POSITIVES``;
    * negatives (of the chosen positives): a greedy cover of the weakened
      specifications Plus's negatives kill (most newly killed first; ties: earlier
      negative), then filled in Plus order up to ``LITE_NEGATIVES_PER_POSITIVE`` ×
-     the Lite positives. Lite therefore kills every weakened specification Plus
-     kills *whose killing negative pairs with a chosen positive*; the summary says
-     whether that held for every one (``weakened_preserved``).
+     the Lite positives. The weakened cover comes first and is never cut, so Lite
+     kills every weakened specification Plus kills (``weakened_preserved``;
+     ``coverage_preserved`` for the branches).
 3. the format's ``write`` puts each task under ``plus/`` and ``lite/``.
 
 The per-task seed is ``stable_seed(config.seed, task_id)``: the output does not
@@ -109,11 +112,21 @@ def lite_selection(doc: dict[str, Any]) -> tuple[list[int], list[int], dict[str,
     for n in negs:
         per_pos[n["input_index"]] += 1
     bits = [kill_bits(k) for k in kills]
-    chosen = [c.index for c in select_cases(bits, LITE_POSITIVES, weights=per_pos)]
-    chosen_set = set(chosen)
-    cand = [j for j, n in enumerate(negs) if n["input_index"] in chosen_set]
     wk = ((doc.get("weakened") or {}).get("kills")) or [[] for _ in negs]
     plus_weak = kill_bits(w for ks in wk for w in ks)
+    # the reference's branches each positive executes, and the weakened specifications its negatives
+    # kill, join the mutants as elements to cover (shifted past the mutant bits, then past the branches)
+    hits = list(((doc.get("coverage") or {}).get("hits")) or [])
+    branch = [kill_bits(h) for h in hits[: len(pos)]] + [0] * max(0, len(pos) - len(hits))
+    weak_of = [0] * len(pos)
+    for n, ks in zip(negs, wk):
+        weak_of[n["input_index"]] |= kill_bits(ks)
+    s1 = max((b.bit_length() for b in bits), default=0)
+    s2 = s1 + max((b.bit_length() for b in branch), default=0)
+    cover = [b | (h << s1) | (w << s2) for b, h, w in zip(bits, branch, weak_of)]
+    chosen = [c.index for c in select_cases(cover, LITE_POSITIVES, weights=per_pos)]
+    chosen_set = set(chosen)
+    cand = [j for j, n in enumerate(negs) if n["input_index"] in chosen_set]
     got = 0
     picked: list[int] = []
     remaining = list(cand)
@@ -140,11 +153,20 @@ def lite_selection(doc: dict[str, Any]) -> tuple[list[int], list[int], dict[str,
     lite_kill = 0
     for i in chosen:
         lite_kill |= bits[i]
+    plus_br = lite_br = 0
+    for i, b in enumerate(branch):
+        plus_br |= b
+        if i in chosen_set:
+            lite_br |= b
     summary = {
         "plus_positives": len(pos), "lite_positives": len(chosen),
         "plus_negatives": len(negs), "lite_negatives": len(picked),
         "kill_preserved": lite_kill == plus_kill,
         "weakened_preserved": got == plus_weak,
+        "branches": len((doc.get("coverage") or {}).get("probes") or []),
+        "plus_branches": plus_br.bit_count(), "lite_branches": lite_br.bit_count(),
+        "coverage_preserved": lite_br == plus_br,
+        "plus_weakened": plus_weak.bit_count(), "lite_weakened": got.bit_count(),
     }  # fmt: skip
     return chosen, picked, summary
 
@@ -187,7 +209,7 @@ def run_format_scale(
     done = rundir.ledger.done(STAGE)
     dirs = {d.name: d for d in fmt.task_dirs(Path(benchmark))}
     written: list[str] = []
-    totals: dict[str, Any] = {"tasks": 0, "kill_preserved": 0, "weakened_preserved": 0,
+    totals: dict[str, Any] = {"tasks": 0, "kill_preserved": 0, "weakened_preserved": 0, "coverage_preserved": 0,
                               "plus": {"positives": 0, "negatives": 0}, "lite": {"positives": 0, "negatives": 0}}  # fmt: skip
     per_task: dict[str, Any] = {}
     model_totals: dict[str, dict[str, float]] = {}
@@ -204,6 +226,7 @@ def run_format_scale(
         totals["tasks"] += 1
         totals["kill_preserved"] += summ["kill_preserved"]
         totals["weakened_preserved"] += summ["weakened_preserved"]
+        totals["coverage_preserved"] += summ["coverage_preserved"]
         for s in ("plus", "lite"):
             totals[s]["positives"] += summ[f"{s}_positives"]
             totals[s]["negatives"] += summ[f"{s}_negatives"]

@@ -24,6 +24,15 @@ def _weakened_for(doc: dict[str, Any], negatives: Sequence[int]) -> dict[str, An
     return {"built": w.get("built", 0), "killed": len(hit)}
 
 
+def _coverage_for(cov: dict[str, Any], hits: Sequence[Sequence[int]]) -> dict[str, Any]:
+    """The reference's branch probes (labels ``kind@line``) and how many of them the suite executes."""
+    out = {"instrumented": len(cov.get("probes") or []), "covered": len({b for h in hits for b in h}),
+           "probes": cov.get("probes") or []}  # fmt: skip
+    if cov.get("error"):
+        out["error"] = cov["error"]
+    return out
+
+
 class VeriContestSuites:
     model_stages = (SEMANTIC_STAGE, GENERATOR_STAGE)  # asked only with a model (``scale --model``)
 
@@ -56,9 +65,12 @@ class VeriContestSuites:
         remap = {i: k for k, i in enumerate(positives)}
         negs = [doc["negatives"][j] for j in negatives if doc["negatives"][j]["input_index"] in remap]
         kills = doc.get("kills") or [[] for _ in doc["positives"]]
+        cov = doc.get("coverage") or {}
+        hits = cov.get("hits") or [[] for _ in doc["positives"]]
         prov = {
             "task_id": doc["task_id"], "suite": suite, "generator": "veriscale",
-            "positives": [{"family": p.get("family"), "kills": kills[i]} for p, i in zip(pos, positives)],
+            "positives": [{"family": p.get("family"), "kills": kills[i], "branches": hits[i]}
+                          for p, i in zip(pos, positives)],
             "negatives": [{"positive": remap[n["input_index"]], "source": n["source"]} for n in negs],
             "alternatives": [{"positive": remap[a["input_index"]], "output": a["output"], "source": a["source"]}
                              for a in doc.get("alternatives", []) if a["input_index"] in remap],
@@ -68,6 +80,7 @@ class VeriContestSuites:
                         if k != "names" and not k.endswith("_seconds")},
             "mutant_names": (doc.get("mutants") or {}).get("names", {}),
             "weakened": _weakened_for(doc, negatives) if doc.get("weakened") else None,
+            "coverage": _coverage_for(cov, [hits[i] for i in positives]) if cov else None,
             "settings": doc.get("settings", {}),
         }  # fmt: skip
         for key in ("semantic", "generators"):  # the model-driven stages, when they ran
@@ -81,7 +94,8 @@ class VeriContestSuites:
 
 
 def suite_adequacy(task_dir: Path) -> dict[str, Any] | None:
-    """Mutants killed / compiled and weakened ``ensures`` killed / built, from a written suite's provenance.
+    """Mutants killed / compiled, weakened ``ensures`` killed / built and the reference's branches covered /
+    instrumented, from a written suite's provenance.
 
     The kills are those recorded when the suite was built (each positive's kill set): the union over
     the suite's positives. None when the folder has no provenance."""
@@ -107,4 +121,6 @@ def suite_adequacy(task_dir: Path) -> dict[str, Any] | None:
         "mutants_killed": len(killed),
         "weakened_built": w.get("built", 0),
         "weakened_killed": w.get("killed", 0),
+        "branches_instrumented": (prov.get("coverage") or {}).get("instrumented", 0),
+        "branches_covered": (prov.get("coverage") or {}).get("covered", 0),
     }

@@ -26,8 +26,11 @@
    answer (recorded, never a negative); UNKNOWN → dropped. Outputs are
    deduplicated per input (the reference output and every output kept).
 4. **Weakened ``ensures``**: each top-level clause of the ground-truth
-   ``ensures`` replaced by ``true`` in turn; a negative kills a weakened
-   specification when that specification still rejects it.
+   ``ensures`` dropped in turn; a negative kills a weakened specification when
+   that specification still rejects it — derived from one per-clause verdict
+   vector per negative (``suite_coverage.weakened_kills``).
+5. **Branch coverage** of the reference: the probes each positive executes
+   (``suite_coverage.branch_coverage``), so Lite can keep what Plus covers.
 
 Everything is deterministic under ``settings.seed``.
 """
@@ -51,10 +54,20 @@ from ...languages.verus.output_mutation import output_mutants
 from ...languages.verus.reference import ProblemRunner
 from ...languages.verus.requires_bounds import read_bounds
 from ...languages.verus.signature import input_params
+from ...languages.verus.work_ticks import (
+    SKIPPED,
+    TICK_FACTOR,
+    TICK_FLOOR,
+    UNLIMITED,
+    WORK_BUDGET,
+    insert_ticks,
+    ticked_harness,
+)
 from ...runtime.engine import Verdict
 from ...runtime.limits import Limits
 from ...values.codec import DecodeError
 from .semantic import finish_semantic, interleave, run_semantic, source_order
+from .suite_coverage import branch_coverage, weakened_kills
 from .suite_prompts import Variant
 
 __all__ = ["SuiteSettings", "build_suite", "canon"]
@@ -80,12 +93,19 @@ class SuiteSettings:
     # the verdicts do not move with machine load)
     checker_fuel: int = 2_000_000
     python_unknown: int = 40  # per stage (requires / ensures / labelling): Python checks that may end UNKNOWN
+    # per stage: Python checks redoing an integer beyond i128 with exact integers (each can take seconds:
+    # lc1223's spec grows like 6^n before its modulo); the rest are UNKNOWN (a count, load-independent)
+    bignum_checks: int = 8
     # compiled-checker steps for labelling a problem's negatives: the stages stop when it is spent (a step
     # count, not a clock, so the negatives do not move with machine load; ~8 µs a step on a loaded machine)
     label_steps: int = 6_000_000
     ensures_steps: int = 20_000_000  # …and for the positives' ensures: no further pass once spent
-    problem_seconds: float = 300.0  # backstop: after this, mutant runs and negative stages stop (recorded)
-    weakened: bool = False  # one compiled checker per ensures clause: costly, opt-in
+    # last-resort clock guard: after this, mutant runs and negative stages stop; the content is decided by
+    # step and count budgets well before it, and a problem that reaches it says so (``counts.clock_guard``)
+    problem_seconds: float = 1800.0
+    # weakened ensures (one clause dropped) and the negatives that kill them, from one per-clause checker
+    weakened: bool = True
+    weakened_steps: int = 6_000_000  # per-clause checker steps for the weakened kills of a problem
     semantic_variants: int = 5  # model-written buggy variants asked per problem (with a model)
     generator_seconds: float = 10.0  # per run of a model-written input generator
     generator_lines: int = 200  # input lines read per generator run
@@ -112,10 +132,12 @@ def _result_value(problem: Any, r: CaseResult) -> Any:
 
 
 class _PyBudget:
-    """Python-evaluator checks that may still end UNKNOWN in one stage of a problem (shared by its runs)."""
+    """Python-evaluator checks that may still end UNKNOWN in one stage of a problem (shared by its runs),
+    and the checks beyond i128 it may still make (``bignum``; None: unlimited)."""
 
-    def __init__(self, left: int) -> None:
+    def __init__(self, left: int, bignum: int | None = None) -> None:
         self.left = left
+        self.bignum = bignum
 
 
 def _verdicts(te: Any, pairs: list[tuple[dict[str, Any], Any]], with_output: bool, st: SuiteSettings,
@@ -125,7 +147,7 @@ def _verdicts(te: Any, pairs: list[tuple[dict[str, Any], Any]], with_output: boo
     ``py``: the stage's Python-evaluator budget (UNKNOWN endings, counted by the engine), spent across
     runs (a fresh ``st.python_unknown`` when None). The chunks are fixed and the budgets count steps and
     checks, so which rows are decided does not depend on load."""
-    py = py or _PyBudget(st.python_unknown)
+    py = py or _PyBudget(st.python_unknown, st.bignum_checks)
     out: list[Verdict] = []
     for k in range(0, len(pairs), CHECK_CHUNK):
         part = pairs[k : k + CHECK_CHUNK]
@@ -134,13 +156,13 @@ def _verdicts(te: Any, pairs: list[tuple[dict[str, Any], Any]], with_output: boo
                 Verdict.unknown("the problem's specification-step budget is spent", "budget") for _ in part
             )
             continue
-        before = te.python_unknown
-        out.extend(
-            te.check_batch(
-                part, with_output, checker_fuel=st.checker_fuel, max_python_unknown=max(0, py.left)
-            )
-        )
+        before, big0 = te.python_unknown, te.python_bignum
+        big = None if py.bignum is None else max(0, py.bignum)
+        out.extend(te.check_batch(part, with_output, checker_fuel=st.checker_fuel,
+                                  max_python_unknown=max(0, py.left), max_bignum=big))  # fmt: skip
         py.left -= te.python_unknown - before
+        if py.bignum is not None:
+            py.bignum -= te.python_bignum - big0
     return out
 
 
@@ -187,7 +209,7 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
     seen_keys: set[str] = set()
     counts: dict[str, Any] = {"candidates": 0, "undecodable": 0, "requires_true": 0, "requires_false": 0,
                               "requires_unknown": 0, "rounds": 0}  # fmt: skip
-    requires_py = _PyBudget(st.python_unknown)
+    requires_py = _PyBudget(st.python_unknown, st.bignum_checks)
     for rnd in range(st.rounds):
         if len(valid) >= st.target + st.target // 4 or time.perf_counter() > deadline:
             break
@@ -241,7 +263,7 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
     def ensures_spent() -> bool:
         return ck is not None and ck.steps - ck_steps0 >= st.ensures_steps
 
-    ensures_py = _PyBudget(st.python_unknown)
+    ensures_py = _PyBudget(st.python_unknown, st.bignum_checks)
 
     while chunk and len(positives) < st.target and counts["ensures_passes"] < ENSURES_PASSES:
         if ensures_spent():
@@ -272,6 +294,10 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
         doc["counts"] = counts
         doc["seconds"] = secs
         return doc
+    # branch coverage of the reference: the probes each positive executes (one instrumented harness run)
+    t_cov = time.perf_counter()
+    doc["coverage"] = branch_coverage(problem, positives, runner.limits, cache)
+    secs["coverage"] = time.perf_counter() - t_cov
     # syntactic mutants
     t3 = time.perf_counter()
     case_s = max(st.mutant_case_seconds, 20 * max(micros) / 1e6)
@@ -341,7 +367,7 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
     def spent() -> bool:
         return ck is not None and ck.steps - steps0 >= st.label_steps
 
-    label_py = _PyBudget(st.python_unknown)
+    label_py = _PyBudget(st.python_unknown, st.bignum_checks)
 
     # stage: mutant outputs, round-robin across mutants (and across sources: ``semantic.source_order``)
     queues = {m: list(v) for m, v in sorted(mutant_cands.items())}
@@ -411,10 +437,12 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
     counts["negative_unknown"] = stats["unknown"]
     counts["label_steps"] = (ck.steps - steps0) if ck is not None else 0
     counts["label_budget_spent"] = spent()
+    # the clock guard was reached: this problem's content may depend on the machine (never on a normal run)
+    counts["clock_guard"] = time.perf_counter() > deadline
     secs["negatives"] = time.perf_counter() - t4
     if st.weakened:
         t5 = time.perf_counter()
-        doc["weakened"] = _weakened_kills(problem, eng, spec, decoded_pos, doc["negatives"], te)
+        doc["weakened"] = weakened_kills(te, decoded_pos, doc["negatives"], st)
         secs["weakened"] = time.perf_counter() - t5
     doc["counts"] = counts
     doc["seconds"] = {k: round(v, 3) for k, v in secs.items()}
@@ -486,7 +514,9 @@ def _run_mutants(problem: Any, runner: ProblemRunner, positives: list[dict[str, 
         stats["error"] = "the reference has forbidden constructs"
         return {}, stats
     try:
-        schema = mutant_schema(problem.reference_source, max_mutants=st.max_mutants)
+        # ticks first in every function and loop body: a mutant's work is bounded by a count (work_ticks)
+        base = insert_ticks(problem.reference_source)
+        schema = mutant_schema(base, max_mutants=st.max_mutants)
     except Exception as exc:  # a source our scanner cannot follow: no syntactic mutants
         stats["error"] = f"schema: {type(exc).__name__}: {exc}"
         return {}, stats
@@ -498,12 +528,14 @@ def _run_mutants(problem: Any, runner: ProblemRunner, positives: list[dict[str, 
     for _ in range(10):
         rewritten = schema.source
         if dropped:  # those sites rendered as the original code; the rest keep their ids
-            schema2 = mutant_schema(
-                problem.reference_source, max_mutants=st.max_mutants, exclude=frozenset(dropped)
-            )
+            schema2 = mutant_schema(base, max_mutants=st.max_mutants, exclude=frozenset(dropped))
             rewritten = _disable(schema2.source, dropped)
         try:
-            src = ProblemRunner(problem, code=rewritten).harness_source() + "\n" + selector_source()
+            src = (
+                ticked_harness(ProblemRunner(problem, code=rewritten).harness_source())
+                + "\n"
+                + selector_source()
+            )
         except Exception as exc:
             stats["error"] = f"harness: {type(exc).__name__}: {exc}"
             return {}, stats
@@ -548,6 +580,18 @@ def _run_mutants(problem: Any, runner: ProblemRunner, positives: list[dict[str, 
     stats["names"] = {str(m.id): m.name for m in live}
     lines_in = [runner.encode_inputs(p["input"]) for p in positives]
     limits = ExecLimits(case_seconds=case_s, memory_mb=1024)
+    # the original program (no mutant selected) with unlimited work gives the reference's ticks per case;
+    # a mutant may spend max(TICK_FLOOR, TICK_FACTOR x those) on the case before it is stopped (a kill)
+    ref = run_json_lines(
+        binary, [_with_budget(x, UNLIMITED) for x in lines_in], limits, env={SELECTOR_ENV: "0"}
+    )
+    ticks = [
+        int(r.value[1]) if r.ok and isinstance(r.value, list) and len(r.value) == 2 else None for r in ref
+    ]
+    stats["reference_ticks"] = sum(t for t in ticks if t is not None)
+    lines_b = [_with_budget(x, UNLIMITED if t is None else max(TICK_FLOOR, TICK_FACTOR * t))
+               for x, t in zip(lines_in, ticks)]  # fmt: skip
+    stats["work_budget_kills"] = stats["clock_timeouts"] = 0
     out: dict[int, list[CaseResult | None]] = {}
     # a mutant's result far larger than any reference output (cf1355D: a 3 MB vector) kills the mutant
     # but is not kept: it would only bloat the negatives and the memory of the run
@@ -560,11 +604,29 @@ def _run_mutants(problem: Any, runner: ProblemRunner, positives: list[dict[str, 
         env = {SELECTOR_ENV: str(m.id)}
         # a timeout kills the mutant; the cases after it are not run (None), as each further timeout
         # would cost the whole per-case limit plus a process restart
-        got = run_json_lines(binary, lines_in, limits, env=env, stop_after_timeout=True)
+        got = [
+            _unticked(r) for r in run_json_lines(binary, lines_b, limits, env=env, stop_after_timeout=True)
+        ]
+        stats["work_budget_kills"] += sum(r.status == "panic" and WORK_BUDGET in r.message for r in got)
+        stats["clock_timeouts"] += sum(r.status == "timeout" for r in got)  # the clock backstop (recorded)
         out[m.id] = [None if r.status == "skipped" else _capped(r, cap) for r in got]
     stats["run_seconds"] = round(time.perf_counter() - t, 3)
     stats["compile_seconds"] = round(stats["compile_seconds"], 3)
     return out, stats
+
+
+def _with_budget(line: str, budget: int) -> str:
+    """A harness input line (a JSON array) with the case's tick budget appended."""
+    return f"[{budget}]" if line.strip() == "[]" else line.rstrip()[:-1] + f",{budget}]"
+
+
+def _unticked(r: CaseResult) -> CaseResult:
+    """A ticked harness result ``[<result>, <ticks>]`` as a plain one."""
+    if r.ok and isinstance(r.value, list) and len(r.value) == 2:
+        return CaseResult("ok", r.value[0], r.message, r.micros)
+    if r.status == "bad" and SKIPPED in r.message:  # after a work-budget overrun: not run
+        return CaseResult("skipped", message=r.message)
+    return r
 
 
 def _capped(r: CaseResult, cap: int) -> CaseResult:
@@ -583,7 +645,10 @@ def _disable(source: str, ids: set[int]) -> str:
 
 def _weakened_kills(problem: Any, eng: VeriContestEngine, spec: Any, inputs: list[dict[str, Any]],
                     negatives: list[dict[str, Any]], te: Any) -> dict[str, Any]:  # fmt: skip
-    """Per ``ensures`` clause replaced by ``true``: which negatives the weakened spec still rejects."""
+    """Per ``ensures`` clause replaced by ``true``: which negatives the weakened spec still rejects.
+
+    The reference implementation, one checker per weakening (costly: a compile each); suites use the
+    derived ``suite_coverage.weakened_kills``, and the tests compare the two."""
     clauses = [c.text for c in spec.ensures if c.text.strip()]
     out: dict[str, Any] = {"built": 0, "killed": 0, "clauses": [], "kills": [[] for _ in negatives]}
     if len(clauses) < 2 or not negatives:

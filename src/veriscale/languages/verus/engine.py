@@ -110,6 +110,7 @@ class VeriContestTaskEngine:
         self._self_cache: dict[str, Any] = {}
         self._compiled: Any = None  # None: not built yet; False: no compiled checker
         self.python_unknown = 0  # check_batch's Python-evaluator checks that ended UNKNOWN (a budget's meter)
+        self.python_bignum = 0  # check_batch's Python checks beyond i128 (``max_bignum``'s meter)
 
     # ---- specification
     def spec(self) -> SpecProgram | None:
@@ -310,6 +311,7 @@ class VeriContestTaskEngine:
         *,
         checker_fuel: int | None = None,
         max_python_unknown: int | None = None,
+        max_bignum: int | None = None,
     ) -> list[Verdict]:
         """``requires`` (``with_output`` False) or ``ensures`` verdicts of many cases, in order.
 
@@ -322,7 +324,10 @@ class VeriContestTaskEngine:
         3. ``max_python_unknown``: once that many Python checks have ended UNKNOWN, the remaining
            fallback rows stay UNKNOWN (category ``"budget"``) — a specification the evaluator cannot
            decide stops costing time. It counts checks, not seconds, so the verdicts do not move with
-           machine load (each check is itself step-bounded)."""
+           machine load (each check is itself step-bounded).
+        4. ``max_bignum``: at most that many Python checks redoing an integer beyond i128 with
+           ``SPEC_FUEL_BIGNUM`` (their cost grows with the integers' digits, lc1223: seconds each); the
+           rest stay UNKNOWN (``"budget"``). Counted in ``python_bignum``."""
         ck = self.compiled()
         saved = None
         if ck is not None and checker_fuel is not None:
@@ -333,7 +338,7 @@ class VeriContestTaskEngine:
             if ck is not None and checker_fuel is not None:
                 ck.fuel = saved
         out: list[Verdict] = []
-        misses = 0
+        misses = bignum = 0
         skipped = Verdict.unknown("not decided within the batch's Python-evaluator budget", "budget")
         for (inputs, output), g in zip(pairs, got):
             v = None if g is None else (g[1] if with_output else g[0])
@@ -344,6 +349,11 @@ class VeriContestTaskEngine:
                 out.append(v if v is not None else skipped)
                 continue
             lim = self._fallback_limits(v)
+            if lim is not None and max_bignum is not None and bignum >= max_bignum:
+                out.append(v if v is not None else skipped)
+                continue
+            bignum += lim is not None
+            self.python_bignum += lim is not None
             py = self._python_post(inputs, output, lim) if with_output else self._python_pre(inputs, lim)
             misses += py.is_unknown
             self.python_unknown += py.is_unknown
