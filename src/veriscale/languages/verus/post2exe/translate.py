@@ -30,7 +30,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -142,23 +142,31 @@ def _type_desc(t: Type) -> str:
     raise Untranslatable(f"values of type {n}")
 
 
+def _walk(x: Any, visit: Callable[[Any], bool]) -> None:
+    """Call ``visit`` on ``x`` and every sub-node (dataclass fields, tuple and list items), pre-order;
+    a node for which ``visit`` returns True is not descended into."""
+    if visit(x):
+        return
+    if dataclasses.is_dataclass(x) and not isinstance(x, type):
+        for f in dataclasses.fields(x):
+            _walk(getattr(x, f.name), visit)
+    elif isinstance(x, tuple | list):
+        for y in x:
+            _walk(y, visit)
+
+
 def _mentions(e: Any, names: frozenset[str]) -> set[str]:
     """The names of ``names`` that occur in ``e`` (a conservative walk over every sub-node)."""
     out: set[str] = set()
 
-    def walk(x: Any) -> None:
+    def visit(x: Any) -> bool:
         if isinstance(x, Path):
             if len(x.segments) == 1 and x.segments[0] in names:
                 out.add(x.segments[0])
-            return
-        if dataclasses.is_dataclass(x) and not isinstance(x, type):
-            for f in dataclasses.fields(x):
-                walk(getattr(x, f.name))
-        elif isinstance(x, tuple | list):
-            for y in x:
-                walk(y)
+            return True
+        return False
 
-    walk(e)
+    _walk(e, visit)
     return out
 
 
@@ -647,21 +655,16 @@ class _Translator:
         names = set(self.prog.ctx.fns)
         out: set[str] = set()
 
-        def walk(x: Any) -> None:
+        def visit(x: Any) -> bool:
             if isinstance(x, Path):
                 if x.segments and x.segments[-1] in names:
                     out.add(x.segments[-1])
-                return
+                return True
             if isinstance(x, MethodCall) and x.name in names:
                 out.add(x.name)
-            if dataclasses.is_dataclass(x) and not isinstance(x, type):
-                for f in dataclasses.fields(x):
-                    walk(getattr(x, f.name))
-            elif isinstance(x, tuple | list):
-                for y in x:
-                    walk(y)
+            return False
 
-        walk(fn.body)
+        _walk(fn.body, visit)
         return out
 
     def memoised(self, fn: Any) -> bool:
@@ -679,7 +682,7 @@ class _Translator:
         fx = _Fn(self, {n: _ident(n) for n, _ in fn.params}, dict(fn.params))
         cheap_methods = ("len", "spec_index", "index", "first", "last")
 
-        def walk(x: Any) -> None:
+        def visit(x: Any) -> bool:
             nonlocal heavy
             if (
                 isinstance(x, Quant | Closure)
@@ -692,15 +695,10 @@ class _Translator:
                 or (isinstance(x, Chain) and not all(is_int(fx, y) for y in x.operands))
             ):
                 heavy = True
-                return
-            if dataclasses.is_dataclass(x) and not isinstance(x, type):
-                for f in dataclasses.fields(x):
-                    walk(getattr(x, f.name))
-            elif isinstance(x, tuple | list):
-                for y in x:
-                    walk(y)
+                return True
+            return False
 
-        walk(fn.body)
+        _walk(fn.body, visit)
         seen: set[str] = set()
         todo = sorted(self._callees(fn))
         while todo and not heavy:
