@@ -84,6 +84,7 @@ class SpecFn:
     body: Expr | None  # None: no body (uninterpreted / closed without body)
     compiled: Fn | None = None
     line: int = 0
+    error: str = ""  # why the signature or body did not parse (``body`` is then None)
 
 
 @dataclass
@@ -354,9 +355,14 @@ class Compiler:
         if fn.compiled is None:
             if fn.body is None:
                 name = fn.name
+                why = (
+                    f"spec fn {name} does not parse: {fn.error}"
+                    if fn.error
+                    else f"spec fn {name} has no body"
+                )
 
                 def no_body(env: dict[str, Any]) -> Any:
-                    raise rt.SpecUnsupported(f"spec fn {name} has no body")
+                    raise rt.SpecUnsupported(why)
 
                 fn.compiled = no_body
             else:

@@ -476,7 +476,9 @@ class ExprParser:
         line = self.line
         self.take("{")
         lets: list[Let] = []
-        while self.peek() == "let":
+        while self.peek() == "let" or self._skip_proof_block():
+            if self.peek() != "let":
+                continue
             self.take()
             pat = self.pattern()
             ty = None
@@ -496,6 +498,27 @@ class ExprParser:
         if not lets:
             return tail
         return Block(tuple(lets), tail, line)
+
+    def _skip_proof_block(self) -> bool:
+        """Skip a ``proof { … }`` statement (``;`` optional) of a spec fn body: ghost code (assertions,
+        lemma calls) that Verus checks but that never contributes to the value. True if one was skipped."""
+        if not (self.peek() == "proof" and self.peek(1) == "{"):
+            return False
+        self.take()
+        depth = 0
+        while not self.at_end():
+            t = self.take().text
+            if t == "{":
+                depth += 1
+            elif t == "}":
+                depth -= 1
+                if depth == 0:
+                    break
+        else:
+            raise self.error("unclosed proof block")
+        if self.peek() == ";":
+            self.take()
+        return True
 
     def pattern(self) -> Pat:
         pats = [self.pattern1()]

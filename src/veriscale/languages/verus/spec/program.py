@@ -147,10 +147,16 @@ class SpecProgram:
                     params.append(("self", TCon(f.owner or "Self")))
                 params.extend((p.name, parse_rust_type(p.type_text)) for p in f.params)
                 ret = parse_rust_type(f.ret_type or "()")
-                body = _parse_body(items, f)
             except (SpecParseError, TypeParseError) as exc:
                 self.fn_errors[f.name] = str(exc)
-                ctx.fns[f.name] = SpecFn(f.name, f.owner, [], TCon("Unit"), None)
+                ctx.fns[f.name] = SpecFn(f.name, f.owner, [], TCon("Unit"), None, error=str(exc))
+                continue
+            try:
+                body = _parse_body(items, f)
+            except (SpecParseError, TypeParseError) as exc:
+                # the signature is known: a call reports the body's parse error, not a wrong arity
+                self.fn_errors[f.name] = str(exc)
+                ctx.fns[f.name] = SpecFn(f.name, f.owner, params, ret, None, error=str(exc))
                 continue
             ctx.fns[f.name] = SpecFn(f.name, f.owner, params, ret, body, line=items.toks[f.fn_index].line)
         cands = [
