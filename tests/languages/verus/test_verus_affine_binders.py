@@ -249,9 +249,14 @@ def test_tail_recursion_runs_as_a_loop() -> None:
     lim = Limits(fuel=300_000, seconds=120, max_depth=1000)  # far below the 150,000 calls
     assert prog.ensures_verdict({"n": 150_000}, 300_000, lim=lim).truth.value == "TRUE"
     assert prog.ensures_verdict({"n": 150_000}, 299_998, lim=lim).truth.value == "FALSE"
-    # the same recursion not in tail position (2 + f(n - 1)) still has the depth limit
+    # the same recursion not in tail position (2 + f(n - 1)) is summed in closed form (linrec.py) ...
     deep = SpecProgram.from_source(_TAIL_SPEC, "g")
-    got = deep.ensures_verdict({"n": 150_000}, 300_000, lim=lim)
+    assert deep.ensures_verdict({"n": 150_000}, 300_000, lim=lim).truth.value == "TRUE"
+    # ... but a non-linear one (the call under a product) still has the depth limit
+    scaled = SpecProgram.from_source(
+        _TAIL_SPEC.replace("2 + sum_down(n - 1)", "2 + 1 * sum_down(n - 1)"), "g"
+    )
+    got = scaled.ensures_verdict({"n": 150_000}, 300_000, lim=lim)
     assert got.truth.value == "UNKNOWN" and "deeper" in got.reason
 
 
@@ -353,8 +358,17 @@ def test_compiled_depth_limit_goes_to_python_only_for_tail_recursion() -> None:
 
     depth = Verdict.unknown("compiled checker: clause `x`: spec recursion deeper than 100000", "timeout")
     budget = Verdict.unknown("compiled checker: clause `x`: step budget of 64 exhausted", "timeout")
-    non_tail = _TAIL_SPEC.replace("count_down(n - 1, acc + 2)", "2 + count_down(n - 1, acc)")
-    for src, got, want in ((_TAIL_SPEC, depth, True), (non_tail, depth, False), (_TAIL_SPEC, budget, False)):
+    # linear non-tail recursion (2 + f(n - 1)) is summed in closed form there (linrec.py): retried too
+    linear = _TAIL_SPEC.replace("count_down(n - 1, acc + 2)", "2 + count_down(n - 1, acc)")
+    non_tail = linear.replace("2 + count_down(n - 1, acc)", "2 * count_down(n - 1, acc)").replace(
+        "2 + sum_down(n - 1)", "2 + 1 * sum_down(n - 1)"
+    )
+    for src, got, want in (
+        (_TAIL_SPEC, depth, True),
+        (linear, depth, True),
+        (non_tail, depth, False),
+        (_TAIL_SPEC, budget, False),
+    ):
         te = object.__new__(VeriContestTaskEngine)
         te.compiled = lambda: _Ck()  # type: ignore[method-assign]
         prog = SpecProgram.from_source(src, "f")

@@ -184,11 +184,12 @@ class VeriContestTaskEngine:
         ck = self.compiled()
         if ck is not None and ck.checker.complete and got.category == "timeout":
             # except a recursion-depth limit where the spec recurses in tail position: the Python
-            # evaluator runs that as a loop, without a depth limit (lc492: 122,122 calls)
+            # evaluator runs that as a loop, without a depth limit (lc492: 122,122 calls); or linearly
+            # with a constant step, which it sums in closed form (linrec.py; cf1077A: 10^9 calls)
             if _DEPTH not in got.reason:
                 return False
             spec = self.spec()
-            return spec is not None and spec.tail_recursive()
+            return spec is not None and (spec.tail_recursive() or spec.linear_recursive())
         return True
 
     def _compiled_verdicts(self, inputs: Mapping[str, Any], output: Any, with_output: bool) -> Any:

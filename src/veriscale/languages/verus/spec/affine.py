@@ -43,9 +43,19 @@ from typing import Any
 
 from veriscale.values.rust_types import INT_RANGES
 
-from .runtime import SpecError, Unspecified
+from .runtime import SpecError, Unspecified, ediv, emod
 
-__all__ = ["Affine", "AffineUnhashable", "Cell", "NotAffine", "Split", "arith", "cast", "is_affine"]
+__all__ = [
+    "Affine",
+    "AffineUnhashable",
+    "Cell",
+    "NeedsPeriod",
+    "NotAffine",
+    "Split",
+    "arith",
+    "cast",
+    "is_affine",
+]
 
 
 class NotAffine(SpecError):
@@ -56,6 +66,15 @@ class NotAffine(SpecError):
 
 class AffineUnhashable(NotAffine, TypeError):
     """A stand-in was hashed (a set, a multiset, a memo key inside a tuple)."""
+
+
+class NeedsPeriod(NotAffine):
+    """``/`` or ``%`` by ``modulus`` of a stand-in whose coefficients it does not divide: not affine on
+    the piece, but it would be on each residue class modulo ``modulus`` (``linrec.py`` retries so)."""
+
+    def __init__(self, v: Affine, modulus: int) -> None:
+        super().__init__(f"binder {v.cell.name} is divided by {modulus}, which does not divide it")
+        self.modulus = modulus
 
 
 class Split(Exception):  # a control-flow signal, never a SpecError: no instance loop may swallow it
@@ -304,7 +323,16 @@ def arith(op: str, a: Any, b: Any) -> Any:
     if op == "*":
         return a * b if is_affine(a) else b * a
     if op in ("/", "%") and is_affine(a) and _plain(b):
-        q = a.divide_exact(b)
+        if b != 0 and all(_plain(v) for v in (a.q, a.a, a.b)) and a.q % b == 0 and a.a % b == 0:
+            # b divides the variable part: a value is b * (integer) + a.b, so the remainder is the
+            # constant a.b mod b and the Euclidean quotient is the variable part / b + a.b div b
+            if op == "%":
+                return emod(a.b, b)
+            return _make(a.cell, a.a // b, ediv(a.b, b), a.q // b)
+        try:
+            q = a.divide_exact(b)
+        except NotAffine:
+            raise NeedsPeriod(a, b) from None
         return q if op == "/" else 0
     raise NotAffine(f"operator {op} on a binder stand-in")
 

@@ -31,7 +31,7 @@ from veriscale.values.rust_types import INT_RANGES
 from veriscale.values.types import TCon, Type
 
 from ....runtime.errors import LimitExceeded
-from . import affine, seq_sums
+from . import affine, linrec, seq_sums
 from . import runtime as rt
 from .affine import Affine
 from .ast import (
@@ -399,6 +399,10 @@ class Compiler:
         if val is not _MISS:
             return val
         body = self.fn_body(fn)
+        if not _AFFINE_LIVE[0] and fn.body is not None:
+            fast = self._linrec(fn, args, key)
+            if fast is not _MISS:
+                return fast
         self.depth += 1
         if self.depth > limits.current().limits.max_depth:
             self.depth = 0
@@ -438,6 +442,27 @@ class Compiler:
                     self.keep.append(a)
                 elif a.__class__ is Affine:
                     self.keep.append(a.cell)
+            self.memo[key] = val
+        return val
+
+    def _linrec(self, fn: SpecFn, args: list[Any], key: Any) -> Any:
+        """A long linear self-recursion summed in closed form (``linrec.py``); ``_MISS``: call by call."""
+        off = ("#linrec-off", id(fn))  # in the memo: forgotten with it when the next check starts
+        if off in self.memo or any(isinstance(a, rt.Fresh) for a in args):
+            return _MISS
+        _AFFINE_LIVE[0] += 1
+        try:
+            got = linrec.accelerate(self, fn, args)
+        except linrec.Unfit:
+            got = None
+            self.memo[off] = True
+        finally:
+            _AFFINE_LIVE[0] -= 1
+        if got is None:
+            return _MISS
+        val = _arith("+", got[0], self.call_fn(fn, got[1]))  # got[1]: the base case, reached at once
+        if key is not None:
+            self.keep.extend(a for a in args if isinstance(a, tuple) and len(a) > 16)
             self.memo[key] = val
         return val
 

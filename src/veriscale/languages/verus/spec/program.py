@@ -31,6 +31,7 @@ from veriscale.values.types import TCon, Type, TypeParseError
 from ....runtime.errors import LimitExceeded
 from ..items import FnItem, ScanError, SourceItems, scan_items
 from ..lexer import LexError
+from . import linrec
 from . import runtime as rt
 from .ast import Chain, Expr, Path
 from .evaluate import Compiler, Context, SpecFn
@@ -241,6 +242,15 @@ class SpecProgram:
         (``tailcalls``), so a recursion-depth limit elsewhere (the compiled checker) is worth a retry here."""
         return any(
             fn.body is not None and tail_self_calls(fn.body, lambda c, fn=fn: self.compiler._fn_of(c) is fn)
+            for fn in self.ctx.fns.values()
+        )
+
+    def linear_recursive(self) -> bool:
+        """Does some spec fn have the linear self-recursion that ``linrec`` sums in closed form? A
+        recursion-depth limit elsewhere (the compiled checker) is then worth a retry here too."""
+        return any(
+            fn.body is not None
+            and linrec.plan(fn, lambda c, fn=fn: self.compiler._fn_of(c) is fn) is not None
             for fn in self.ctx.fns.values()
         )
 
