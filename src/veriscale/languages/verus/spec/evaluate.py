@@ -31,7 +31,7 @@ from veriscale.values.rust_types import INT_RANGES
 from veriscale.values.types import TCon, Type
 
 from ....runtime.errors import LimitExceeded
-from . import affine, linrec, seq_sums
+from . import affine, linrec, prune, seq_sums
 from . import runtime as rt
 from .affine import Affine
 from .ast import (
@@ -857,7 +857,10 @@ class Compiler:
             sc = scope | set(names[:k])
             binders.append(self._binder(p, sc))
         body = self.compile(q.body, scope | set(names))
-        return _Quantifier(q.kind, binders, body, q.line).run
+        quant = _Quantifier(q.kind, binders, body, q.line)
+        quant.guards = prune.prefix_guards(q, self.inline_call, self.compile, scope)
+        quant.ground = prune.ground_terms(q, self.compile, scope)
+        return quant.run
 
     def _fn_of(self, call: Call) -> SpecFn | None:
         return self.lookup_fn(call.func.segments) if isinstance(call.func, Path) else None
@@ -1409,6 +1412,8 @@ class _Quantifier:
         self.binders = binders
         self.body = body
         self.line = line
+        self.guards: list[list[Fn]] = []  # prune.prefix_guards: conjuncts decided by a binder prefix
+        self.ground: list[Fn] = []  # prune.ground_terms: binder-free calls, witness sources
 
     def domain(self, b: _Binder, env: dict[str, Any]) -> Any:
         """A ``_Domain`` (a superset of the binder's relevant values, or a search prefix) or ``_Open``."""
@@ -1508,6 +1513,7 @@ class _Quantifier:
                        f"binder {b.name} of the quantifier at line {self.line} is unbounded")  # fmt: skip
 
     def run(self, env: dict[str, Any]) -> Any:
+        env = prune.ground_env(self.ground, env)
         if self.kind == "forall":
             return self._quant(0, dict(env), False)
         if self.kind == "exists":
@@ -1548,8 +1554,11 @@ class _Quantifier:
             except affine.NotAffine:
                 pass
         err: rt.SpecError | None = None
+        guards = self.guards[k] if k < len(self.guards) else ()
         for v in dom.values:
             env[b.name] = v
+            if guards and prune.fails(guards, env):  # no witness / counterexample with this prefix
+                continue
             try:
                 r = self._quant(k + 1, env, exists)
             except rt.SpecError as exc:  # that instance is unknown; another may still decide
