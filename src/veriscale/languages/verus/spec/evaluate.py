@@ -31,7 +31,7 @@ from veriscale.values.rust_types import INT_RANGES
 from veriscale.values.types import TCon, Type
 
 from ....runtime.errors import LimitExceeded
-from . import affine, linrec, prune, seq_sums
+from . import affine, intervals, linrec, prune, seq_sums
 from . import runtime as rt
 from .affine import Affine
 from .ast import (
@@ -860,6 +860,7 @@ class Compiler:
         quant = _Quantifier(q.kind, binders, body, q.line)
         quant.guards = prune.prefix_guards(q, self.inline_call, self.compile, scope)
         quant.ground = prune.ground_terms(q, self.compile, scope)
+        quant.source = (self, q.body)  # for the interval branch and bound (intervals.py)
         return quant.run
 
     def _fn_of(self, call: Call) -> SpecFn | None:
@@ -1414,6 +1415,7 @@ class _Quantifier:
         self.line = line
         self.guards: list[list[Fn]] = []  # prune.prefix_guards: conjuncts decided by a binder prefix
         self.ground: list[Fn] = []  # prune.ground_terms: binder-free calls, witness sources
+        self.source: tuple[Compiler, Expr] | None = None  # the compiler and the body's syntax
 
     def domain(self, b: _Binder, env: dict[str, Any]) -> Any:
         """A ``_Domain`` (a superset of the binder's relevant values, or a search prefix) or ``_Open``."""
@@ -1547,6 +1549,9 @@ class _Quantifier:
                     return self._with_affine(k, env, exists, dom.lo, dom.hi)
                 except affine.NotAffine:
                     pass
+            got = self._with_intervals(k, env, exists, dom.lo, dom.hi)
+            if got is not None:
+                return got
             dom = self._fallback(b)
         elif not dom.complete and dom.open_range is not None:
             try:
@@ -1574,6 +1579,20 @@ class _Quantifier:
                 raise affine.NotAffine(f"{dom.why}: no {found} among the first {SEARCH_CAP} values")
             raise rt.Unbounded(f"{dom.why}: no {found} among the first {SEARCH_CAP} values")
         return not exists
+
+    def _with_intervals(
+        self, k: int, env: dict[str, Any], exists: bool, lo: int | None, hi: int | None
+    ) -> Any:
+        """The last binder over a finite range by interval branch and bound (``intervals.py``); None when
+        not applicable (another binder, an open range, stand-ins of outer binders) or undecided."""
+        if k != len(self.binders) - 1 or lo is None or hi is None or self.source is None:
+            return None
+        name = self.binders[k].name
+        if any(isinstance(v, rt.Fresh) or v.__class__ is Affine for n, v in env.items() if n != name):
+            return None
+        compiler, body = self.source
+        return intervals.decide(compiler, body, name, env, exists, lo, hi,
+                                lambda e: self._quant(k + 1, e, exists))  # fmt: skip
 
     def _with_fresh(self, k: int, env: dict[str, Any], exists: bool) -> bool:
         """Decide binder k through a ``Fresh`` stand-in (raises ``NotEqualityOnly`` when that is unsound)."""
