@@ -33,7 +33,9 @@ call-by-call evaluation computes; evaluating ``G`` over a piece follows, for eve
 path the plain evaluation takes at that ``u``. When the shape or the stand-in's fragment does not fit
 (``NotAffine``: an index by the counter, a recursion on it, a period beyond the cap, too many pieces),
 ``accelerate`` returns None and the caller evaluates call by call as before; the failure is remembered
-per fn for the rest of the check, so a recursion that cannot be accelerated costs one attempt.
+per fn for the rest of the check, so a recursion that cannot be accelerated costs one attempt. The
+evaluator tries only once its recursion depth reaches ``FROM_DEPTH``: shallow recursions (the usual
+case) pay nothing, and a deep one is summed from that depth on.
 """
 
 from __future__ import annotations
@@ -74,11 +76,14 @@ from .runtime import SpecError
 if TYPE_CHECKING:
     from .evaluate import Compiler, SpecFn
 
-__all__ = ["MAX_PERIOD", "MAX_PIECES", "LinRec", "Unfit", "accelerate", "plan"]
+__all__ = ["FROM_DEPTH", "MAX_PERIOD", "MAX_PIECES", "LinRec", "Unfit", "accelerate", "plan"]
 
 MAX_PERIOD = 64  # residue classes of the step index tried at most
 MAX_PIECES = 2048  # pieces (over all classes and phases) of one acceleration before it gives up
 MIN_STEPS = 64  # recursions shorter than this are left to the plain evaluation (nothing to gain)
+# tried only from this spec recursion depth on: shallow recursions (most) never pay for an attempt, and a
+# deep one is summed from there (the frames above it finish as usual)
+FROM_DEPTH = 256
 
 
 @dataclass(frozen=True)
