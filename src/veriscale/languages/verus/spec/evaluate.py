@@ -399,7 +399,7 @@ class Compiler:
         if val is not _MISS:
             return val
         body = self.fn_body(fn)
-        if self.depth >= linrec.FROM_DEPTH and not _AFFINE_LIVE[0] and fn.body is not None:
+        if self.depth >= linrec.FROM_DEPTH and not self.depth % linrec.EVERY and not _AFFINE_LIVE[0]:
             fast = self._linrec(fn, args, key)
             if fast is not _MISS:
                 return fast

@@ -34,8 +34,8 @@ path the plain evaluation takes at that ``u``. When the shape or the stand-in's 
 (``NotAffine``: an index by the counter, a recursion on it, a period beyond the cap, too many pieces),
 ``accelerate`` returns None and the caller evaluates call by call as before; the failure is remembered
 per fn for the rest of the check, so a recursion that cannot be accelerated costs one attempt. The
-evaluator tries only once its recursion depth reaches ``FROM_DEPTH``: shallow recursions (the usual
-case) pay nothing, and a deep one is summed from that depth on.
+evaluator tries only at recursion depths ``FROM_DEPTH``, ``FROM_DEPTH + EVERY``, …: shallow recursions
+(the usual case) pay nothing, and a deep one is summed from the first such depth on.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ from .runtime import SpecError
 if TYPE_CHECKING:
     from .evaluate import Compiler, SpecFn
 
-__all__ = ["FROM_DEPTH", "MAX_PERIOD", "MAX_PIECES", "LinRec", "Unfit", "accelerate", "plan"]
+__all__ = ["EVERY", "FROM_DEPTH", "MAX_PERIOD", "MAX_PIECES", "LinRec", "Unfit", "accelerate", "plan"]
 
 MAX_PERIOD = 64  # residue classes of the step index tried at most
 MAX_PIECES = 2048  # pieces (over all classes and phases) of one acceleration before it gives up
@@ -84,6 +84,10 @@ MIN_STEPS = 64  # recursions shorter than this are left to the plain evaluation 
 # tried only from this spec recursion depth on: shallow recursions (most) never pay for an attempt, and a
 # deep one is summed from there (the frames above it finish as usual)
 FROM_DEPTH = 256
+# ... and then only at every EVERY-th depth: a deep recursion of f passes through such a depth in a run of
+# f frames, while calls of short recursions nested in a deep one (lc1155's 30-step ways_sum inside a
+# 900-deep ways/ways_sum chain, about 10^5 distinct calls) rarely sit exactly there
+EVERY = 64
 
 
 @dataclass(frozen=True)
