@@ -13,7 +13,10 @@ side). The evaluator runs the quantifier's body once with this stand-in:
   comparison has that truth value for **every** ``x`` of the interval; otherwise the
   evaluation stops with ``Split(cell, t)`` and the caller evaluates ``[lo, t]`` and
   ``[t + 1, hi]`` separately (each with a fresh cell);
-* anything else (division, a product of two stand-ins, indexing, hashing, a truth
+* ``/`` and ``%`` by an integer ``m`` that divides the coefficients of ``x`` are exact
+  (the remainder is the constant ``b mod m``, the quotient affine); by one that does not,
+  ``NeedsPeriod(m)`` (a ``NotAffine``: ``linrec.py`` retries on residue classes mod ``m``);
+* anything else (another division, a product of two stand-ins, indexing, hashing, a truth
   value, another binder's stand-in) raises ``NotAffine``: the caller falls back to
   its previous strategy.
 

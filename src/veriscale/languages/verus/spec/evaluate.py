@@ -12,9 +12,13 @@ Quantifiers enumerate the domain ``bounds.plan_quantifier`` derives;
 stand-in (sound when the body only tests it for equality: evaluate once with
 the stand-in, then once per value it was compared with), then with affine
 stand-ins piece by piece (``affine.py``: the range is split wherever a
-comparison is not uniform), then by a search near its bound, which can only
-find a witness or counterexample; anything else raises ``Unbounded``. Tail
-self-calls of spec fns run as loops (``tailcalls.py``).
+comparison is not uniform), then (the last binder of a huge finite range) by
+interval branch and bound (``intervals.py``), then by a search near its bound,
+which can only find a witness or counterexample; anything else raises
+``Unbounded``. Conjuncts over a prefix of the binders prune the later ones, and
+binder-free calls of the body are witness candidates for sequence binders
+(``prune.py``). Tail self-calls of spec fns run as loops (``tailcalls.py``); deep
+linear self-recursion is summed in closed form (``linrec.py``).
 """
 
 from __future__ import annotations
