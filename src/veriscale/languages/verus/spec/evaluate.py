@@ -1591,6 +1591,8 @@ class _Quantifier:
         not applicable (another binder, an open range, stand-ins of outer binders) or undecided."""
         if k != len(self.binders) - 1 or lo is None or hi is None or self.source is None:
             return None
+        if self.binders[k].type_range() is None:  # a char binder: its values are not integers
+            return None
         name = self.binders[k].name
         if any(isinstance(v, rt.Fresh) or v.__class__ is Affine for n, v in env.items() if n != name):
             return None
