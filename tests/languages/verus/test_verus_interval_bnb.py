@@ -98,4 +98,3 @@ def test_lc3007_over_two_to_the_sixty() -> None:
         assert prog.ensures_verdict({"k": k, "x": x}, best, lim=_LIM).truth.value == "TRUE"
         assert prog.ensures_verdict({"k": k, "x": x}, best - 1, lim=_LIM).truth.value == "FALSE"
         assert prog.ensures_verdict({"k": k, "x": x}, best + 1, lim=_LIM).truth.value == "FALSE"
-
