@@ -73,6 +73,7 @@ class BinderPlan:
     monotone: str | None = None  # sequence binders: "strict"/"weak" increasing (see seq_shapes)
     sum_to: list[Expr] = field(default_factory=list)  # sequence binders: sum(x) == e (see seq_sums)
     pins: list[tuple[Expr, Expr, str]] = field(default_factory=list)  # sequence binders: x[index] == value
+    path: Any = None  # sequence binders: a path predicate (``seq_paths.PathShape``)
 
 
 class _Opaque(Exception):
@@ -759,6 +760,8 @@ def _plan_quantifier(q: Quant, inline: Inliner | None, fn_of: Any = None) -> lis
         lname = len_name(x)
         len_rels = [(kd, _replace_len(a, x), _replace_len(b, x), st) for kd, a, b, st in rels]
         lp = _derive(lname, [*names, lname], len_rels, allowed, None)
+        if neg is not None and not lp.uppers and not lp.fixed:
+            lp = seq_lengths.with_negated_consequent(lp, neg, x, [*names, lname], allowed, len_rels)
         lp.type = TCon("nat")
         ename = f"{x}#elem"
         ep = _derive(
@@ -781,10 +784,12 @@ def _plan_quantifier(q: Quant, inline: Inliner | None, fn_of: Any = None) -> lis
             plans[k].sum_to = seq_sums.sum_targets(atoms, x, set(names) - allowed, fn_of)
         plans[k].monotone = seq_shapes.monotone(atoms, x)
         plans[k].pins = seq_shapes.pins(atoms, x, set(names) - allowed)
+        if len(names) == 1:
+            plans[k].path = seq_paths.path_shape(q.body, q.kind, x, inline)
     return plans
 
 
-from . import seq_perms, seq_shapes, seq_sums  # noqa: E402  (they import helpers of this module)
+from . import seq_lengths, seq_paths, seq_perms, seq_shapes, seq_sums  # noqa: E402  (they import helpers of this module)
 
 
 def _perm_sources(atoms: list[Expr], x: str, banned: set[str]) -> list[Expr]:

@@ -31,7 +31,7 @@ from veriscale.values.rust_types import INT_RANGES
 from veriscale.values.types import TCon, Type
 
 from ....runtime.errors import LimitExceeded
-from . import affine, seq_sums
+from . import affine, seq_paths, seq_sums
 from . import runtime as rt
 from .affine import Affine
 from .ast import (
@@ -846,6 +846,8 @@ class Compiler:
             elem_exprs = [x for x, _ in p.elem.lowers + p.elem.uppers] + list(p.elem.fixed)
             if p.sum_to and all(p.length.name not in free_vars(x) for x in elem_exprs):
                 b.sum_to = [self.compile(x, sc) for x in p.sum_to]
+            if p.path is not None:
+                b.path = seq_paths.compile_shape(p.path, p.name, elem_exprs, lambda e: self.compile(e, sc | {p.name}))
             if p.monotone is not None:
                 lname = p.length.name
                 b.monotone = p.monotone
@@ -923,6 +925,7 @@ class _Binder:
     pins: list[tuple[Fn, Fn, str]] = field(default_factory=list)  # sequence binders: x[index] == value
     uniform: bool = False  # element bounds and pins independent of the length (see seq_domains)
     sum_to: list[Fn] = field(default_factory=list)  # sequence binders: sum(x) == value (see seq_sums)
+    path: Any = None  # sequence binders: a compiled path predicate (see seq_paths)
 
     def int_range(
         self, env: dict[str, Any], base: tuple[int | None, int | None]
@@ -1181,6 +1184,9 @@ def _seq_domain(b: _Binder, env: dict[str, Any], line: int) -> _Domain:
     """Sequences for a ``Seq<T>`` binder: witnesses suggested by the environment (sorted, reversed,
     index maps of its sequences), then every sequence within the length and element bounds."""
     assert b.length is not None and b.elem is not None
+    if b.path is not None and (walk := seq_paths.walk_for(b, env)) is not seq_paths.UNDECIDED:
+        why = f"sequence binder {b.name} of the quantifier at line {line}: the walk found does not decide the body"
+        return _Domain([] if walk is None else [walk], walk is None, why)
     if b.perm_of and b.monotone is not None:
         # an increasing rearrangement of a sequence of integers can only be that sequence sorted
         src = rt.view(b.perm_of[0](env))
