@@ -847,7 +847,9 @@ class Compiler:
             if p.sum_to and all(p.length.name not in free_vars(x) for x in elem_exprs):
                 b.sum_to = [self.compile(x, sc) for x in p.sum_to]
             if p.path is not None:
-                b.path = seq_paths.compile_shape(p.path, p.name, elem_exprs, lambda e: self.compile(e, sc | {p.name}))
+                b.path = seq_paths.compile_shape(
+                    p.path, p.name, elem_exprs, lambda e: self.compile(e, sc | {p.name})
+                )
             if p.monotone is not None:
                 lname = p.length.name
                 b.monotone = p.monotone
