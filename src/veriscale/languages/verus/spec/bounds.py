@@ -74,6 +74,7 @@ class BinderPlan:
     sum_to: list[Expr] = field(default_factory=list)  # sequence binders: sum(x) == e (see seq_sums)
     pins: list[tuple[Expr, Expr, str]] = field(default_factory=list)  # sequence binders: x[index] == value
     path: Any = None  # sequence binders: a path predicate (``seq_paths.PathShape``)
+    choices: list[tuple[str, list[Expr]]] = field(default_factory=list)  # x[i] in {e1(i), ...} (seq_choices)
 
 
 class _Opaque(Exception):
@@ -784,12 +785,15 @@ def _plan_quantifier(q: Quant, inline: Inliner | None, fn_of: Any = None) -> lis
             plans[k].sum_to = seq_sums.sum_targets(atoms, x, set(names) - allowed, fn_of)
         plans[k].monotone = seq_shapes.monotone(atoms, x)
         plans[k].pins = seq_shapes.pins(atoms, x, set(names) - allowed)
+        plans[k].choices = seq_choices.choice_sets(
+            atoms, x, inline, _len_caps(len_rels, x), set(names) - allowed
+        )
         if len(names) == 1:
             plans[k].path = seq_paths.path_shape(q.body, q.kind, x, inline)
     return plans
 
 
-from . import seq_lengths, seq_paths, seq_perms, seq_shapes, seq_sums  # noqa: E402  (they import helpers of this module)
+from . import seq_choices, seq_lengths, seq_paths, seq_perms, seq_shapes, seq_sums  # noqa: E402  (they import helpers of this module)
 
 
 def _perm_sources(atoms: list[Expr], x: str, banned: set[str]) -> list[Expr]:

@@ -31,7 +31,7 @@ from veriscale.values.rust_types import INT_RANGES
 from veriscale.values.types import TCon, Type
 
 from ....runtime.errors import LimitExceeded
-from . import affine, seq_paths, seq_sums
+from . import affine, seq_choices, seq_paths, seq_sums
 from . import runtime as rt
 from .affine import Affine
 from .ast import (
@@ -846,6 +846,7 @@ class Compiler:
             elem_exprs = [x for x, _ in p.elem.lowers + p.elem.uppers] + list(p.elem.fixed)
             if p.sum_to and all(p.length.name not in free_vars(x) for x in elem_exprs):
                 b.sum_to = [self.compile(x, sc) for x in p.sum_to]
+            b.choices = [(j, [self.compile(e, sc | {j}) for e in es]) for j, es in p.choices]
             if p.path is not None:
                 b.path = seq_paths.compile_shape(
                     p.path, p.name, elem_exprs, lambda e: self.compile(e, sc | {p.name})
@@ -928,6 +929,7 @@ class _Binder:
     uniform: bool = False  # element bounds and pins independent of the length (see seq_domains)
     sum_to: list[Fn] = field(default_factory=list)  # sequence binders: sum(x) == value (see seq_sums)
     path: Any = None  # sequence binders: a compiled path predicate (see seq_paths)
+    choices: list[tuple[str, list[Fn]]] = field(default_factory=list)  # x[i] in {e1(i), ...} (seq_choices)
 
     def int_range(
         self, env: dict[str, Any], base: tuple[int | None, int | None]
@@ -1201,6 +1203,11 @@ def _seq_domain(b: _Binder, env: dict[str, Any], line: int) -> _Domain:
             if count <= SEQ_CAP:
                 return _Domain(_distinct_permutations(src), True)
     elem_t = b.type.args[0] if isinstance(b.type, TCon) and b.type.args else TCon("int")
+    if b.choices:
+        lo, hi = b.length.concrete_range(env, (0, None))
+        chosen = seq_choices.domain(b.choices, env, lo, hi, lambda v: _elem_ok(elem_t, v), SEQ_CAP)
+        if chosen is not None:
+            return _Domain(chosen, True)
     if b.sum_to:
         summed = _sum_domain(b, env, elem_t)
         if summed is not None:
