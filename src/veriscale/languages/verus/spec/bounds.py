@@ -75,6 +75,7 @@ class BinderPlan:
     pins: list[tuple[Expr, Expr, str]] = field(default_factory=list)  # sequence binders: x[index] == value
     path: Any = None  # sequence binders: a path predicate (``seq_paths.PathShape``)
     choices: list[tuple[str, list[Expr]]] = field(default_factory=list)  # x[i] in {e1(i), ...} (seq_choices)
+    enum_guards: list[tuple[Call, int]] = field(default_factory=list)  # G(.., x, ..) (enum_domains)
 
 
 class _Opaque(Exception):
@@ -756,6 +757,7 @@ def _plan_quantifier(q: Quant, inline: Inliner | None, fn_of: Any = None) -> lis
                 plans[k] = p1
     for k, (x, t) in enumerate(q.binders):
         if not _is_seq_type(t):
+            plans[k].enum_guards = enum_domains.guard_calls(atoms, x)
             continue
         allowed = set(names[:k])
         lname = len_name(x)
@@ -793,7 +795,7 @@ def _plan_quantifier(q: Quant, inline: Inliner | None, fn_of: Any = None) -> lis
     return plans
 
 
-from . import seq_choices, seq_lengths, seq_paths, seq_perms, seq_shapes, seq_sums  # noqa: E402  (they import helpers of this module)
+from . import enum_domains, seq_choices, seq_lengths, seq_paths, seq_perms, seq_shapes, seq_sums  # noqa: E402  (they import helpers of this module)
 
 
 def _perm_sources(atoms: list[Expr], x: str, banned: set[str]) -> list[Expr]:

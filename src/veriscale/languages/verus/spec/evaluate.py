@@ -31,7 +31,7 @@ from veriscale.values.rust_types import INT_RANGES
 from veriscale.values.types import TCon, Type
 
 from ....runtime.errors import LimitExceeded
-from . import affine, seq_choices, seq_paths, seq_sums
+from . import affine, enum_domains, seq_choices, seq_paths, seq_sums
 from . import runtime as rt
 from .affine import Affine
 from .ast import (
@@ -839,6 +839,8 @@ class Compiler:
             [(self.compile(x, sc), s) for x, s in p.lowers],
             [(self.compile(x, sc), s) for x, s in p.uppers],
         )
+        if p.enum_guards and isinstance(p.type, TCon) and p.type.name in self.ctx.enums:
+            b.enum_domain = enum_domains.make_generator(self, p.type.name, p.enum_guards, sc)
         if p.length is not None and p.elem is not None:
             b.length = self._binder(p.length, sc)
             b.elem = self._binder(p.elem, sc | {p.length.name})
@@ -930,6 +932,7 @@ class _Binder:
     sum_to: list[Fn] = field(default_factory=list)  # sequence binders: sum(x) == value (see seq_sums)
     path: Any = None  # sequence binders: a compiled path predicate (see seq_paths)
     choices: list[tuple[str, list[Fn]]] = field(default_factory=list)  # x[i] in {e1(i), ...} (seq_choices)
+    enum_domain: Callable[[dict[str, Any]], Any] | None = None  # user enum binders (enum_domains)
 
     def int_range(
         self, env: dict[str, Any], base: tuple[int | None, int | None]
@@ -1418,6 +1421,8 @@ class _Quantifier:
         is_char = isinstance(b.type, TCon) and b.type.name == "char"
         rng = (0, 0x10FFFF) if is_char else b.type_range()
         if rng is None:
+            if b.enum_domain is not None and (vals := b.enum_domain(env)) is not None:
+                return _Domain(vals)
             raise rt.Unbounded(
                 f"binder {b.name}: {b.type} of the quantifier at line {self.line} cannot be enumerated"
             )
