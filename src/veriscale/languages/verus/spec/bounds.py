@@ -76,6 +76,9 @@ class BinderPlan:
     path: Any = None  # sequence binders: a path predicate (``seq_paths.PathShape``)
     choices: list[tuple[str, list[Expr]]] = field(default_factory=list)  # x[i] in {e1(i), ...} (seq_choices)
     enum_guards: list[tuple[Call, int]] = field(default_factory=list)  # G(.., x, ..) (enum_domains)
+    sum_caps: list[Expr] = field(
+        default_factory=list
+    )  # forall: counterexamples have sum(x) <= e (seq_sumcaps)
 
 
 class _Opaque(Exception):
@@ -785,6 +788,8 @@ def _plan_quantifier(q: Quant, inline: Inliner | None, fn_of: Any = None) -> lis
         if fn_of is not None:
             plans[k].perm_of += seq_perms.count_perm_sources(atoms, x, t.args[0], set(names) - allowed, fn_of)  # type: ignore[union-attr]
             plans[k].sum_to = seq_sums.sum_targets(atoms, x, set(names) - allowed, fn_of)
+            plans[k].sum_to += seq_sumcaps.range_sum_targets(atoms, x, set(names) - allowed, fn_of)
+            plans[k].sum_caps = seq_sumcaps.sum_caps(neg, x, set(names) - allowed, fn_of)
         plans[k].monotone = seq_shapes.monotone(atoms, x)
         plans[k].pins = seq_shapes.pins(atoms, x, set(names) - allowed)
         plans[k].choices = seq_choices.choice_sets(
@@ -795,7 +800,7 @@ def _plan_quantifier(q: Quant, inline: Inliner | None, fn_of: Any = None) -> lis
     return plans
 
 
-from . import enum_domains, seq_choices, seq_lengths, seq_paths, seq_perms, seq_shapes, seq_sums  # noqa: E402  (they import helpers of this module)
+from . import enum_domains, seq_choices, seq_lengths, seq_paths, seq_perms, seq_shapes, seq_sumcaps, seq_sums  # noqa: E402  (they import helpers of this module)
 
 
 def _perm_sources(atoms: list[Expr], x: str, banned: set[str]) -> list[Expr]:

@@ -31,7 +31,7 @@ from veriscale.values.rust_types import INT_RANGES
 from veriscale.values.types import TCon, Type
 
 from ....runtime.errors import LimitExceeded
-from . import affine, enum_domains, seq_choices, seq_paths, seq_sums
+from . import affine, enum_domains, seq_choices, seq_paths, seq_sumcaps, seq_sums
 from . import runtime as rt
 from .affine import Affine
 from .ast import (
@@ -848,6 +848,7 @@ class Compiler:
             elem_exprs = [x for x, _ in p.elem.lowers + p.elem.uppers] + list(p.elem.fixed)
             if p.sum_to and all(p.length.name not in free_vars(x) for x in elem_exprs):
                 b.sum_to = [self.compile(x, sc) for x in p.sum_to]
+            b.sum_caps = [self.compile(x, sc) for x in p.sum_caps]
             b.choices = [(j, [self.compile(e, sc | {j}) for e in es]) for j, es in p.choices]
             if p.path is not None:
                 b.path = seq_paths.compile_shape(
@@ -933,6 +934,7 @@ class _Binder:
     path: Any = None  # sequence binders: a compiled path predicate (see seq_paths)
     choices: list[tuple[str, list[Fn]]] = field(default_factory=list)  # x[i] in {e1(i), ...} (seq_choices)
     enum_domain: Callable[[dict[str, Any]], Any] | None = None  # user enum binders (enum_domains)
+    sum_caps: list[Fn] = field(default_factory=list)  # forall: counterexamples have sum(x) <= e (seq_sumcaps)
 
     def int_range(
         self, env: dict[str, Any], base: tuple[int | None, int | None]
@@ -1211,6 +1213,8 @@ def _seq_domain(b: _Binder, env: dict[str, Any], line: int) -> _Domain:
         chosen = seq_choices.domain(b.choices, env, lo, hi, lambda v: _elem_ok(elem_t, v), SEQ_CAP)
         if chosen is not None:
             return _Domain(chosen, True)
+    if b.sum_caps and (capped := seq_sumcaps.domain_for(b, env, SEQ_CAP)) is not None:
+        return _Domain(capped, True)
     if b.sum_to:
         summed = _sum_domain(b, env, elem_t)
         if summed is not None:
