@@ -31,7 +31,7 @@ from veriscale.values.rust_types import INT_RANGES
 from veriscale.values.types import TCon, Type
 
 from ....runtime.errors import LimitExceeded
-from . import affine, enum_domains, seq_choices, seq_paths, seq_sumcaps, seq_sums
+from . import affine, affine_tails, enum_domains, seq_choices, seq_paths, seq_sumcaps, seq_sums
 from . import runtime as rt
 from .affine import Affine
 from .ast import (
@@ -407,8 +407,11 @@ class Compiler:
                 if sig is not None:
                     if sig in self._affine_active:
                         # f(…, x - 1, …) inside f(…, x, …) with every other argument equal: the recursion
-                        # runs on the stand-in itself and would only peel the range one value at a time
-                        raise affine.NotAffine(f"spec fn {fn.name} recurses on a binder stand-in")
+                        # runs on the stand-in itself and would only peel the range one value at a time;
+                        # NotAffine unless a tail proof (affine_tails) answers it by a hypothesis
+                        val = affine_tails.answer(self, fn, args)
+                        chain.append((key, args))
+                        break
                     self._affine_active.add(sig)
                     sigs.append(sig)
                 chain.append((key, args))
@@ -1556,6 +1559,11 @@ class _Quantifier:
             found = "witness" if exists else "counterexample"
             if dom.widened:
                 raise affine.NotAffine(f"{dom.why}: no {found} among the first {SEARCH_CAP} values")
+            rng = dom.open_range
+            if rng is not None and rng[0] is not None and rng[1] is None and not affine_tails.ACTIVE:
+                tail = affine_tails.decide(self, k, env, exists, rng[0] + SEARCH_CAP, _AFFINE_LIVE)
+                if tail is not None:
+                    return tail
             raise rt.Unbounded(f"{dom.why}: no {found} among the first {SEARCH_CAP} values")
         return not exists
 
