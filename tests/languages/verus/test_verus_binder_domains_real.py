@@ -24,6 +24,10 @@ CASES = [
     ("leetcode/lc1326", "min_taps", {"n": 5, "ranges": (3, 4, 1, 1, 0, 0)}, 1, [-1, 2, 3]),
     ("leetcode/lc1326", "min_taps", {"n": 3, "ranges": (0, 0, 0, 0)}, -1, [1, 2]),
     ("leetcode/lc1326", "min_taps", {"n": 7, "ranges": (1, 2, 1, 0, 2, 1, 0, 1)}, 3, [-1, 2, 4]),
+    # seq_paths with successors read off a stand-in: reward paths 0 -> 0 + rv[i] (rv[i] above the
+    # current total) over 0..4000; the forall over candidate totals then tries the reachable ones only
+    ("leetcode/lc3180", "max_total_reward", {"reward_values": (1, 1, 3, 3)}, 4, [3, 5, 7]),
+    ("leetcode/lc3180", "max_total_reward", {"reward_values": (1, 6, 4, 3, 2)}, 11, [10, 12]),
     # seq_choices: every day is one of the exam's two days (valid_choice), so days ranges over 2^n
     ("codeforces/cf479C", "min_last_exam_day", {"exams": ((3, 1), (4, 2), (5, 2))}, 2, [1, 3, 4, 5]),
     ("codeforces/cf479C", "min_last_exam_day", {"exams": ((4, 3), (5, 2), (6, 1))}, 6, [1, 3, 5]),

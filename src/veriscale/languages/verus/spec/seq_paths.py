@@ -19,14 +19,16 @@ the graph on ``{v in V : U(v)}`` with edges ``R``, starting at a node with ``F``
 ``s[a..b-1]`` leaves a walk with the same first and last node whose neighbour pairs are all pairs of the
 old walk (the new pair ``(s[a-1], s[b])`` is ``(s[a-1], s[a])``) and which is still non-empty — so a
 satisfying ``s`` exists iff a node with ``F`` reaches a node with ``L``, which a breadth-first search over
-``V`` answers in ``|V|²`` evaluations of ``R``. Each conjunct is evaluated on a tiny sequence: ``(v,)``
+``V`` answers (one evaluation of ``R`` per visited node with a stand-in for the successor, see
+``decide``, or ``|V|`` of them when the range must be scanned). Each conjunct is evaluated on a tiny sequence: ``(v,)``
 for the unary, first and last ones, ``(u, v)`` for the pair one (its ``k`` then ranges over ``0`` alone).
 
 **Verdict.** No walk: the domain is empty and complete (``exists`` FALSE, ``forall`` TRUE). A walk: it is
 the only value tried, and the quantifier's real body is evaluated on it (a witness, or a
 counterexample); if the body disagrees the search prefix is incomplete and the verdict UNKNOWN. An
-evaluation error, a range of more than ``MAX_NODES`` values or an element range that depends on the
-length leaves the binder to its other strategies (``UNDECIDED``).
+evaluation error, a range of more than ``MAX_NODES`` values to scan or an element range that depends on
+the length leaves the binder to its other strategies (``UNDECIDED``). Example: lc3180's reward paths
+(``path[s + 1] == path[s] + rv[i]`` for some ``i``: the successors of ``u`` are read off the stand-in).
 """
 
 from __future__ import annotations
@@ -43,7 +45,9 @@ from .seq_shapes import _is_lit, _is_var
 
 __all__ = ["MAX_NODES", "UNDECIDED", "CompiledPath", "PathShape", "compile_shape", "decide", "path_shape"]
 
-MAX_NODES = 400  # at most MAX_NODES**2 edge tests
+MAX_NODES = (
+    400  # a range scanned for candidates (when a stand-in cannot give them) has at most this many values
+)
 _MAX_INLINE = 6
 UNDECIDED = object()  # ``decide``: this strategy does not apply here
 
@@ -221,27 +225,56 @@ def _holds(fns: list[Callable[[dict[str, Any]], Any]], env: dict[str, Any]) -> b
     return True
 
 
+class _Scan(Exception):
+    """The candidates cannot be read off a stand-in and the range is too large to scan."""
+
+
 def decide(cp: CompiledPath, env: dict[str, Any], lo: int | None, hi: int | None) -> Any:
     """A walk (a tuple) satisfying the path conjuncts, None when there is none, or ``UNDECIDED``.
-    ``lo..hi``: the element range. Nodes, starts and edges are taken in increasing value order, so the
-    walk found (a shortest one) does not depend on hashing."""
-    if lo is None or hi is None or hi - lo + 1 > MAX_NODES:
+    ``lo..hi``: the element range.
+
+    Candidates for a start (``F(s[0])``) and for the successors of ``u`` (``R(u, s[k + 1])``) are read
+    off an equality-only stand-in (``runtime.Fresh``) when the conjunct uses that element only in
+    ``==`` tests and comes out FALSE with it: then only the integers it was compared with can satisfy
+    it (every other value behaves like the stand-in). Otherwise the whole range is scanned (at most
+    ``MAX_NODES`` values). Every candidate is then tested with its real value. Nodes are visited
+    breadth first, candidates in increasing order, so the walk found (a shortest one) does not depend
+    on hashing."""
+    if lo is None or hi is None:
         return UNDECIDED
     env = dict(env)
     x = cp.x
+    unary: dict[int, bool] = {}
 
     def test(role: str, seq: tuple[Any, ...]) -> bool:
         env[x] = seq
         return _holds(cp.roles[role], env)
 
+    def is_node(v: int) -> bool:
+        if v not in unary:
+            unary[v] = test("unary", (v,))
+        return unary[v]
+
+    def candidates(role: str, prefix: tuple[Any, ...]) -> list[int] | range:
+        fresh = rt.Fresh(f"{x}#next")
+        try:
+            held: bool | None = test(role, (*prefix, fresh))
+        except rt.SpecError:
+            held = None
+        plain = all(isinstance(c, int) and not isinstance(c, bool) for c in fresh.compared)
+        if held is False and plain:
+            return sorted({c for c in fresh.compared if lo <= c <= hi})
+        if hi - lo + 1 > MAX_NODES:
+            raise _Scan
+        return range(lo, hi + 1)
+
     try:
         if not test("const", ()):
             return None
-        nodes = [v for v in range(lo, hi + 1) if test("unary", (v,))]
         parent: dict[int, int | None] = {}
         queue: deque[int] = deque()
-        for v in nodes:
-            if test("first", (v,)):
+        for v in candidates("first", ()):
+            if is_node(v) and test("first", (v,)):
                 parent[v] = None
                 queue.append(v)
         while queue:
@@ -251,11 +284,11 @@ def decide(cp: CompiledPath, env: dict[str, Any], lo: int | None, hi: int | None
                 while (p := parent[walk[-1]]) is not None:
                     walk.append(p)
                 return tuple(reversed(walk))
-            for v in nodes:
-                if v not in parent and test("pair", (u, v)):
+            for v in candidates("pair", (u,)):
+                if v not in parent and is_node(v) and test("pair", (u, v)):
                     parent[v] = u
                     queue.append(v)
-    except rt.SpecError:
+    except (rt.SpecError, _Scan):
         return UNDECIDED
     return None
 
