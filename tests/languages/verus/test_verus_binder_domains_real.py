@@ -190,3 +190,28 @@ def test_an_enum_guard_that_does_not_shrink_stays_unknown() -> None:
     assert _verdict(prog, 2, True) != "FALSE"
     assert _verdict(prog, 2, False) != "TRUE"
     assert enum_domains.MAX_DEPTH >= 50
+
+
+def test_successors_used_other_than_in_equalities_are_scanned_or_left_alone() -> None:
+    # s[k] < s[k + 1] orders the successor: no stand-in gives its candidates, and 0..1000 is too large
+    # to scan, so the path search steps aside (the verdict is right or UNKNOWN, never wrong)
+    prog = _spec(
+        "",
+        """ensures r == exists |s: Seq<int>| s.len() >= 1
+            && (forall |k: int| 0 <= k < s.len() ==> 0 <= #[trigger] s[k] <= 1000)
+            && s[0] == 0 && s[s.len() - 1] == n
+            && (forall |k: int| 0 <= k < s.len() - 1 ==> #[trigger] s[k] < s[k + 1]),""",
+    )
+    assert _verdict(prog, 999, False) != "TRUE"
+    assert _verdict(prog, -3, True) != "TRUE"
+    # on a small range the scan decides it both ways
+    small = _spec(
+        "",
+        """ensures r == exists |s: Seq<int>| s.len() >= 1
+            && (forall |k: int| 0 <= k < s.len() ==> 0 <= #[trigger] s[k] <= 9)
+            && s[0] == 0 && s[s.len() - 1] == n
+            && (forall |k: int| 0 <= k < s.len() - 1 ==> #[trigger] s[k] < s[k + 1]),""",
+    )
+    assert _verdict(small, 7, True) == "TRUE"
+    assert _verdict(small, 7, False) == "FALSE"
+    assert _verdict(small, 12, False) == "TRUE"
