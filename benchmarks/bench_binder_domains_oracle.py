@@ -3,10 +3,10 @@
     PYTHONPATH=src .venv/bin/python benchmarks/bench_binder_domains_oracle.py [--seed 0] [-n 15]
         [--data DIR]
 
-Six VeriContest problems whose postconditions need the binder strategies of
+Seven VeriContest problems whose postconditions need the binder strategies of
 ``languages/verus/spec/`` — lc1326 (seq_lengths, seq_paths), lc3180 (seq_paths with
 successors read off a stand-in), cf479C (seq_choices), lc1039 (enum_domains), lc135
-(seq_sumcaps), lc1599 (affine_tails). Per problem ``-n`` random small inputs (seed
+(seq_sumcaps), lc1599 (affine_tails), lc1526 (seq_multisets). Per problem ``-n`` random small inputs (seed
 ``--seed``) that ``requires`` accepts; the answer from a textbook algorithm (each
 problem's answer is unique); the Python evaluator (``SPEC_FUEL`` steps, 60 s clock
 backstop) on the answer and on wrong outputs (answer - 1, + 1, + 2, -1, 0). A verdict is
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import itertools
 import random
 import sys
 from collections import Counter
@@ -87,6 +88,10 @@ def reward(values: tuple[int, ...]) -> int:
     return max(reach)
 
 
+def increments(t: tuple[int, ...]) -> int:
+    return t[0] + sum(max(0, b - a) for a, b in itertools.pairwise(t))
+
+
 def exams(es: tuple[tuple[int, int], ...]) -> int:
     day = 0
     for a, b in sorted(es):
@@ -132,6 +137,11 @@ def problems(rng: random.Random) -> dict[str, tuple[str, Callable[[], dict[str, 
             lambda i: reward(i["reward_values"]),
         ),
         "codeforces/cf479C": ("min_last_exam_day", gen_exams, lambda i: exams(i["exams"])),
+        "leetcode/lc1526": (
+            "min_number_operations",
+            lambda: {"target": ints(1, 3, 1, 4)},
+            lambda i: increments(i["target"]),
+        ),
     }
 
 

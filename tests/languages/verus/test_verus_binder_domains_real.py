@@ -28,6 +28,10 @@ CASES = [
     # current total) over 0..4000; the forall over candidate totals then tries the reachable ones only
     ("leetcode/lc3180", "max_total_reward", {"reward_values": (1, 1, 3, 3)}, 4, [3, 5, 7]),
     ("leetcode/lc3180", "max_total_reward", {"reward_values": (1, 6, 4, 3, 2)}, 11, [10, 12]),
+    # seq_multisets: apply_ops counts the operations covering each index (an additive fold), so only
+    # the multiset of operations matters: sorted sequences of pairs 0 <= a <= b < n
+    ("leetcode/lc1526", "min_number_operations", {"target": (1, 2, 3, 2, 1)}, 3, [2, 4]),
+    ("leetcode/lc1526", "min_number_operations", {"target": (3, 1, 1, 2)}, 4, [3, 5]),
     # seq_choices: every day is one of the exam's two days (valid_choice), so days ranges over 2^n
     ("codeforces/cf479C", "min_last_exam_day", {"exams": ((3, 1), (4, 2), (5, 2))}, 2, [1, 3, 4, 5]),
     ("codeforces/cf479C", "min_last_exam_day", {"exams": ((4, 3), (5, 2), (6, 1))}, 6, [1, 3, 5]),
@@ -215,3 +219,36 @@ def test_successors_used_other_than_in_equalities_are_scanned_or_left_alone() ->
     assert _verdict(small, 7, True) == "TRUE"
     assert _verdict(small, 7, False) == "FALSE"
     assert _verdict(small, 12, False) == "TRUE"
+
+
+_WEIGHTED = """
+pub open spec fn weighted(s: Seq<int>) -> int
+    decreases s.len()
+{
+    if s.len() == 0 { 0 } else { 10 * weighted(s.drop_last()) + s.last() }
+}
+pub open spec fn shifted(s: Seq<int>, k: int) -> int
+    decreases s.len()
+{
+    if s.len() == 0 { 0 } else { shifted(s.drop_last(), k + 1) + s.last() * k }
+}
+"""
+
+
+def test_order_dependent_folds_are_not_order_free() -> None:
+    # weighted((3, 0)) == 30 has no sorted witness: taking the body for order-free would answer FALSE
+    prog = _spec(
+        _WEIGHTED,
+        """ensures r == exists |s: Seq<int>| s.len() == 2
+            && (forall |j: int| 0 <= j < s.len() ==> 0 <= #[trigger] s[j] <= 3) && weighted(s) == 30,""",
+    )
+    assert _verdict(prog, 0, True) == "TRUE"
+    assert _verdict(prog, 0, False) == "FALSE"
+    # a fold whose other argument changes on the way weighs the elements by position
+    prog2 = _spec(
+        _WEIGHTED,
+        """ensures r == exists |s: Seq<int>| s.len() == 2
+            && (forall |j: int| 0 <= j < s.len() ==> 0 <= #[trigger] s[j] <= 3) && shifted(s, 0) == 3,""",
+    )
+    assert _verdict(prog2, 0, True) == "TRUE"  # (3, 0): 3 * 1 + 0 * 0 (no sorted witness)
+    assert _verdict(prog2, 0, False) == "FALSE"

@@ -76,9 +76,9 @@ class BinderPlan:
     path: Any = None  # sequence binders: a path predicate (``seq_paths.PathShape``)
     choices: list[tuple[str, list[Expr]]] = field(default_factory=list)  # x[i] in {e1(i), ...} (seq_choices)
     enum_guards: list[tuple[Call, int]] = field(default_factory=list)  # G(.., x, ..) (enum_domains)
-    sum_caps: list[Expr] = field(
-        default_factory=list
-    )  # forall: counterexamples have sum(x) <= e (seq_sumcaps)
+    sum_caps: list[Expr] = field(default_factory=list)  # forall: sum(x) <= e in counterexamples (seq_sumcaps)
+    order_free: bool = False  # sequence binders: the body ignores the order (seq_multisets)
+    tuple_fields: list[BinderPlan] | None = None  # tuple elements: bounds of each field (seq_multisets)
 
 
 class _Opaque(Exception):
@@ -795,12 +795,27 @@ def _plan_quantifier(q: Quant, inline: Inliner | None, fn_of: Any = None) -> lis
         plans[k].choices = seq_choices.choice_sets(
             atoms, x, inline, _len_caps(len_rels, x), set(names) - allowed
         )
+        if len(names) == 1 and fn_of is not None and seq_multisets.order_free(q.body, x, fn_of):
+            plans[k].order_free = True
+            et = t.args[0]  # type: ignore[union-attr]
+            if isinstance(et, TCon) and et.name == "Tuple":
+                plans[k].tuple_fields = seq_multisets.element_plans(atoms, x, len(et.args), inline)
         if len(names) == 1:
             plans[k].path = seq_paths.path_shape(q.body, q.kind, x, inline)
     return plans
 
 
-from . import enum_domains, seq_choices, seq_lengths, seq_paths, seq_perms, seq_shapes, seq_sumcaps, seq_sums  # noqa: E402  (they import helpers of this module)
+from . import (  # noqa: E402  (they import helpers of this module)
+    enum_domains,
+    seq_choices,
+    seq_lengths,
+    seq_multisets,
+    seq_paths,
+    seq_perms,
+    seq_shapes,
+    seq_sumcaps,
+    seq_sums,
+)
 
 
 def _perm_sources(atoms: list[Expr], x: str, banned: set[str]) -> list[Expr]:

@@ -31,7 +31,7 @@ from veriscale.values.rust_types import INT_RANGES
 from veriscale.values.types import TCon, Type
 
 from ....runtime.errors import LimitExceeded
-from . import affine, affine_tails, enum_domains, seq_choices, seq_paths, seq_sumcaps, seq_sums
+from . import affine, affine_tails, enum_domains, seq_choices, seq_multisets, seq_paths, seq_sumcaps, seq_sums
 from . import runtime as rt
 from .affine import Affine
 from .ast import (
@@ -852,6 +852,14 @@ class Compiler:
             if p.sum_to and all(p.length.name not in free_vars(x) for x in elem_exprs):
                 b.sum_to = [self.compile(x, sc) for x in p.sum_to]
             b.sum_caps = [self.compile(x, sc) for x in p.sum_caps]
+            b.order_free = p.order_free and (p.tuple_fields is not None or not _is_tuple_seq(p.type))
+            if p.order_free and p.tuple_fields:
+                fsc = sc | {p.length.name} | {f.name for f in p.tuple_fields}
+                b.tuple_fields = [
+                    (f.name, [(self.compile(e, fsc), st) for e, st in f.lowers],
+                     [(self.compile(e, fsc), st) for e, st in f.uppers], [self.compile(e, fsc) for e in f.fixed])
+                    for f in p.tuple_fields
+                ]  # fmt: skip
             b.choices = [(j, [self.compile(e, sc | {j}) for e in es]) for j, es in p.choices]
             if p.path is not None:
                 b.path = seq_paths.compile_shape(
@@ -938,6 +946,8 @@ class _Binder:
     choices: list[tuple[str, list[Fn]]] = field(default_factory=list)  # x[i] in {e1(i), ...} (seq_choices)
     enum_domain: Callable[[dict[str, Any]], Any] | None = None  # user enum binders (enum_domains)
     sum_caps: list[Fn] = field(default_factory=list)  # forall: counterexamples have sum(x) <= e (seq_sumcaps)
+    order_free: bool = False  # sequence binders: sorted sequences suffice (seq_multisets)
+    tuple_fields: list[Any] = field(default_factory=list)  # (name, lowers, uppers, fixed) per tuple field
 
     def int_range(
         self, env: dict[str, Any], base: tuple[int | None, int | None]
@@ -1192,6 +1202,10 @@ def _distinct_permutations(src: tuple[Any, ...]) -> Iterator[tuple[Any, ...]]:
             yield p
 
 
+def _is_tuple_seq(t: Type) -> bool:
+    return isinstance(t, TCon) and bool(t.args) and isinstance(t.args[0], TCon) and t.args[0].name == "Tuple"
+
+
 def _seq_domain(b: _Binder, env: dict[str, Any], line: int) -> _Domain:
     """Sequences for a ``Seq<T>`` binder: witnesses suggested by the environment (sorted, reversed,
     index maps of its sequences), then every sequence within the length and element bounds."""
@@ -1226,6 +1240,8 @@ def _seq_domain(b: _Binder, env: dict[str, Any], line: int) -> _Domain:
         mono = _monotone_domain(b, env, elem_t)
         if mono is not None:
             return mono
+    if b.order_free and (ms := seq_multisets.domain_for(b, env, SEQ_CAP)) is not None:
+        return _Domain(ms, True)
     lname = b.length.name
     lo, hi = b.length.concrete_range(env, (0, None))
     cands = [
