@@ -227,6 +227,11 @@ pub open spec fn weighted(s: Seq<int>) -> int
 {
     if s.len() == 0 { 0 } else { 10 * weighted(s.drop_last()) + s.last() }
 }
+pub open spec fn rebuilt(s: Seq<int>) -> Seq<int>
+    decreases s.len()
+{
+    if s.len() == 0 { seq![] } else { rebuilt(s.drop_last()) + seq![s.last()] }
+}
 pub open spec fn shifted(s: Seq<int>, k: int) -> int
     decreases s.len()
 {
@@ -252,3 +257,11 @@ def test_order_dependent_folds_are_not_order_free() -> None:
     )
     assert _verdict(prog2, 0, True) == "TRUE"  # (3, 0): 3 * 1 + 0 * 0 (no sorted witness)
     assert _verdict(prog2, 0, False) == "FALSE"
+    # a "fold" with + on sequences is concatenation: rebuilt(s) is s itself, in order
+    prog3 = _spec(
+        _WEIGHTED,
+        """ensures r == exists |s: Seq<int>| s.len() == 2
+            && (forall |j: int| 0 <= j < s.len() ==> 0 <= #[trigger] s[j] <= 3) && rebuilt(s) =~= seq![3, 0],""",
+    )
+    assert _verdict(prog3, 0, True) == "TRUE"
+    assert _verdict(prog3, 0, False) == "FALSE"

@@ -7,9 +7,9 @@
   and ``j`` used in ``Q`` only as ``s[j]``;
 * as the argument of a spec fn parameter that is itself order-free: a fn whose body uses the
   parameter only in these ways (closures included, e.g. ``Seq::new(n, |i| count(ops, i))``), or an
-  *additive fold* ``f(p, …) = if p.len() == 0 { c } else { f(p.drop_last(), …) + g }`` (other
-  arguments passed unchanged, ``g`` using ``p`` only as ``p.last()``), which is ``c`` plus the sum of
-  ``g`` over the elements — the same for every order.
+  *additive fold* ``f(p, …) = if p.len() == 0 { c } else { f(p.drop_last(), …) + g }`` returning an
+  integer (other arguments passed unchanged, ``g`` using ``p`` only as ``p.last()``), which is ``c``
+  plus the sum of ``g`` over the elements — the same for every order.
 
 Then ``body(s) == body(t)`` for every rearrangement ``t`` of ``s``, so the quantifier has the same
 truth over a domain as over the sorted sequences of it — provided the domain is closed under
@@ -31,6 +31,7 @@ import math
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from veriscale.values.rust_types import INT_RANGES
 from veriscale.values.types import TCon
 
 from . import runtime as rt
@@ -155,6 +156,9 @@ class _Checker:
     def _fold(self, fn: Any, k: int) -> bool:
         p = fn.params[k][0]
         b = fn.body
+        ret = fn.ret
+        if not (isinstance(ret, TCon) and (ret.name in INT_RANGES or ret.name in ("int", "nat"))):
+            return False  # ``+`` of sequences (concatenation) keeps the order
         if not (isinstance(b, If) and b.else_ is not None and p not in free_vars(b.then)):
             return False
         c = b.cond
