@@ -265,3 +265,15 @@ def test_order_dependent_folds_are_not_order_free() -> None:
     )
     assert _verdict(prog3, 0, True) == "TRUE"
     assert _verdict(prog3, 0, False) == "FALSE"
+
+
+def test_a_choice_equal_to_an_outer_stand_in_is_not_dropped() -> None:
+    # s[0] may be d itself: for every d, (d) is a witness. An outer unbounded d is evaluated through an
+    # equality-only stand-in, which is no integer; dropping it from the choices would lose the witness
+    prog = _spec(
+        "",
+        """ensures r == (forall |d: int| exists |s: Seq<int>| s.len() == 1
+            && (forall |i: int| 0 <= i < s.len() ==> s[i] == d || s[i] == 5) && s[0] == d),""",
+    )
+    assert _verdict(prog, 0, True) != "FALSE"
+    assert _verdict(prog, 0, False) != "TRUE"

@@ -11,7 +11,8 @@ at most the caller's cap. Example: cf479C's ``valid_choice(exams[i], days[i])`` 
 one of its two days).
 
 Several such conjuncts intersect (each is required); values that are not of the element type are
-dropped (no element can equal them). The sets are built per index in the order the disjuncts are
+dropped (no element can equal them) — but a choice that is an outer binder's stand-in (``Fresh``,
+``Affine``) refuses the strategy (it stands for values an element may equal). The sets are built per index in the order the disjuncts are
 written, duplicates removed, so the enumeration order does not depend on hashing.
 """
 
@@ -22,6 +23,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from . import runtime as rt
+from .affine import Affine
 from .ast import Binary, Call, Chain, Expr, Index, Quant
 from .bounds import _flatten_and, _replace_len, _strip_int_cast, _unlined, free_vars, len_name
 from .seq_shapes import _is_lit, _is_var
@@ -114,6 +116,10 @@ def _per_index(
             vals: list[Any] = []
             for f in fs:
                 v = f(env2)
+                if isinstance(v, rt.Fresh) or v.__class__ is Affine:
+                    # an outer binder's stand-in is no value of the element type, yet an element may be
+                    # equal to the value it stands for: dropping it would lose sequences
+                    raise rt.SpecUnsupported("a choice is an outer binder's stand-in")
                 if ok(v) and not any(v == w for w in vals):
                     vals.append(v)
             cur = vals if cur is None else [v for v in cur if any(v == w for w in vals)]
