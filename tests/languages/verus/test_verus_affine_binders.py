@@ -339,12 +339,11 @@ def test_lc492_tail_recursion_over_the_area() -> None:
 def test_recursion_on_the_stand_in_gives_up_early() -> None:
     """cumul_profit(…, r - 1, …) inside cumul_profit(…, r, …): the recursion runs on the binder, each
     split would peel one value off [0, inf). The affine run stops at once and the search runs as
-    before, so the check ends on the search (bounded on one side), not on the step budget."""
+    before; after it the tail is decided by an induction (affine_tails), within the step budget."""
     prog = _prog("leetcode/lc1599", "min_operations_max_profit")
     inputs = {"customers": (10, 9, 6), "boarding_cost": 6, "running_cost": 4}
     got = prog.ensures_verdict(inputs, 7, lim=Limits(fuel=300_000, seconds=120, max_depth=100_000))
-    assert got.truth.value == "UNKNOWN"
-    assert "bounded on one side" in got.reason and "exceeded" not in got.reason
+    assert got.truth.value == "TRUE", got.reason
 
 
 def test_compiled_depth_limit_goes_to_python_only_for_tail_recursion() -> None:

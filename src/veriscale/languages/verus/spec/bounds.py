@@ -73,6 +73,12 @@ class BinderPlan:
     monotone: str | None = None  # sequence binders: "strict"/"weak" increasing (see seq_shapes)
     sum_to: list[Expr] = field(default_factory=list)  # sequence binders: sum(x) == e (see seq_sums)
     pins: list[tuple[Expr, Expr, str]] = field(default_factory=list)  # sequence binders: x[index] == value
+    path: Any = None  # sequence binders: a path predicate (``seq_paths.PathShape``)
+    choices: list[tuple[str, list[Expr]]] = field(default_factory=list)  # x[i] in {e1(i), ...} (seq_choices)
+    enum_guards: list[tuple[Call, int]] = field(default_factory=list)  # G(.., x, ..) (enum_domains)
+    sum_caps: list[Expr] = field(default_factory=list)  # forall: sum(x) <= e in counterexamples (seq_sumcaps)
+    order_free: bool = False  # sequence binders: the body ignores the order (seq_multisets)
+    tuple_fields: list[BinderPlan] | None = None  # tuple elements: bounds of each field (seq_multisets)
 
 
 class _Opaque(Exception):
@@ -754,11 +760,14 @@ def _plan_quantifier(q: Quant, inline: Inliner | None, fn_of: Any = None) -> lis
                 plans[k] = p1
     for k, (x, t) in enumerate(q.binders):
         if not _is_seq_type(t):
+            plans[k].enum_guards = enum_domains.guard_calls(atoms, x)
             continue
         allowed = set(names[:k])
         lname = len_name(x)
         len_rels = [(kd, _replace_len(a, x), _replace_len(b, x), st) for kd, a, b, st in rels]
         lp = _derive(lname, [*names, lname], len_rels, allowed, None)
+        if neg is not None and not lp.uppers and not lp.fixed:
+            lp = seq_lengths.with_negated_consequent(lp, neg, x, [*names, lname], allowed, len_rels)
         lp.type = TCon("nat")
         ename = f"{x}#elem"
         ep = _derive(
@@ -779,12 +788,34 @@ def _plan_quantifier(q: Quant, inline: Inliner | None, fn_of: Any = None) -> lis
         if fn_of is not None:
             plans[k].perm_of += seq_perms.count_perm_sources(atoms, x, t.args[0], set(names) - allowed, fn_of)  # type: ignore[union-attr]
             plans[k].sum_to = seq_sums.sum_targets(atoms, x, set(names) - allowed, fn_of)
+            plans[k].sum_to += seq_sumcaps.range_sum_targets(atoms, x, set(names) - allowed, fn_of)
+            plans[k].sum_caps = seq_sumcaps.sum_caps(neg, x, set(names) - allowed, fn_of)
         plans[k].monotone = seq_shapes.monotone(atoms, x)
         plans[k].pins = seq_shapes.pins(atoms, x, set(names) - allowed)
+        plans[k].choices = seq_choices.choice_sets(
+            atoms, x, inline, _len_caps(len_rels, x), set(names) - allowed
+        )
+        if len(names) == 1 and fn_of is not None and seq_multisets.order_free(q.body, x, fn_of):
+            plans[k].order_free = True
+            et = t.args[0]  # type: ignore[union-attr]
+            if isinstance(et, TCon) and et.name == "Tuple":
+                plans[k].tuple_fields = seq_multisets.element_plans(atoms, x, len(et.args), inline)
+        if len(names) == 1:
+            plans[k].path = seq_paths.path_shape(q.body, q.kind, x, inline)
     return plans
 
 
-from . import seq_perms, seq_shapes, seq_sums  # noqa: E402  (they import helpers of this module)
+from . import (  # noqa: E402  (they import helpers of this module)
+    enum_domains,
+    seq_choices,
+    seq_lengths,
+    seq_multisets,
+    seq_paths,
+    seq_perms,
+    seq_shapes,
+    seq_sumcaps,
+    seq_sums,
+)
 
 
 def _perm_sources(atoms: list[Expr], x: str, banned: set[str]) -> list[Expr]:

@@ -35,7 +35,19 @@ from veriscale.values.rust_types import INT_RANGES
 from veriscale.values.types import TCon, Type
 
 from ....runtime.errors import LimitExceeded
-from . import affine, intervals, linrec, prune, seq_sums
+from . import (
+    affine,
+    affine_tails,
+    enum_domains,
+    intervals,
+    linrec,
+    prune,
+    seq_choices,
+    seq_multisets,
+    seq_paths,
+    seq_sumcaps,
+    seq_sums,
+)
 from . import runtime as rt
 from .affine import Affine
 from .ast import (
@@ -421,8 +433,11 @@ class Compiler:
                 if sig is not None:
                     if sig in self._affine_active:
                         # f(…, x - 1, …) inside f(…, x, …) with every other argument equal: the recursion
-                        # runs on the stand-in itself and would only peel the range one value at a time
-                        raise affine.NotAffine(f"spec fn {fn.name} recurses on a binder stand-in")
+                        # runs on the stand-in itself and would only peel the range one value at a time;
+                        # NotAffine unless a tail proof (affine_tails) answers it by a hypothesis
+                        val = affine_tails.answer(self, fn, args)
+                        chain.append((key, args))
+                        break
                     self._affine_active.add(sig)
                     sigs.append(sig)
                 chain.append((key, args))
@@ -878,6 +893,8 @@ class Compiler:
             [(self.compile(x, sc), s) for x, s in p.lowers],
             [(self.compile(x, sc), s) for x, s in p.uppers],
         )
+        if p.enum_guards and isinstance(p.type, TCon) and p.type.name in self.ctx.enums:
+            b.enum_domain = enum_domains.make_generator(self, p.type.name, p.enum_guards, sc)
         if p.length is not None and p.elem is not None:
             b.length = self._binder(p.length, sc)
             b.elem = self._binder(p.elem, sc | {p.length.name})
@@ -885,6 +902,20 @@ class Compiler:
             elem_exprs = [x for x, _ in p.elem.lowers + p.elem.uppers] + list(p.elem.fixed)
             if p.sum_to and all(p.length.name not in free_vars(x) for x in elem_exprs):
                 b.sum_to = [self.compile(x, sc) for x in p.sum_to]
+            b.sum_caps = [self.compile(x, sc) for x in p.sum_caps]
+            b.order_free = p.order_free and (p.tuple_fields is not None or not _is_tuple_seq(p.type))
+            if p.order_free and p.tuple_fields:
+                fsc = sc | {p.length.name} | {f.name for f in p.tuple_fields}
+                b.tuple_fields = [
+                    (f.name, [(self.compile(e, fsc), st) for e, st in f.lowers],
+                     [(self.compile(e, fsc), st) for e, st in f.uppers], [self.compile(e, fsc) for e in f.fixed])
+                    for f in p.tuple_fields
+                ]  # fmt: skip
+            b.choices = [(j, [self.compile(e, sc | {j}) for e in es]) for j, es in p.choices]
+            if p.path is not None:
+                b.path = seq_paths.compile_shape(
+                    p.path, p.name, elem_exprs, lambda e: self.compile(e, sc | {p.name})
+                )
             if p.monotone is not None:
                 lname = p.length.name
                 b.monotone = p.monotone
@@ -962,6 +993,12 @@ class _Binder:
     pins: list[tuple[Fn, Fn, str]] = field(default_factory=list)  # sequence binders: x[index] == value
     uniform: bool = False  # element bounds and pins independent of the length (see seq_domains)
     sum_to: list[Fn] = field(default_factory=list)  # sequence binders: sum(x) == value (see seq_sums)
+    path: Any = None  # sequence binders: a compiled path predicate (see seq_paths)
+    choices: list[tuple[str, list[Fn]]] = field(default_factory=list)  # x[i] in {e1(i), ...} (seq_choices)
+    enum_domain: Callable[[dict[str, Any]], Any] | None = None  # user enum binders (enum_domains)
+    sum_caps: list[Fn] = field(default_factory=list)  # forall: counterexamples have sum(x) <= e (seq_sumcaps)
+    order_free: bool = False  # sequence binders: sorted sequences suffice (seq_multisets)
+    tuple_fields: list[Any] = field(default_factory=list)  # (name, lowers, uppers, fixed) per tuple field
 
     def int_range(
         self, env: dict[str, Any], base: tuple[int | None, int | None]
@@ -1216,10 +1253,17 @@ def _distinct_permutations(src: tuple[Any, ...]) -> Iterator[tuple[Any, ...]]:
             yield p
 
 
+def _is_tuple_seq(t: Type) -> bool:
+    return isinstance(t, TCon) and bool(t.args) and isinstance(t.args[0], TCon) and t.args[0].name == "Tuple"
+
+
 def _seq_domain(b: _Binder, env: dict[str, Any], line: int) -> _Domain:
     """Sequences for a ``Seq<T>`` binder: witnesses suggested by the environment (sorted, reversed,
     index maps of its sequences), then every sequence within the length and element bounds."""
     assert b.length is not None and b.elem is not None
+    if b.path is not None and (walk := seq_paths.walk_for(b, env)) is not seq_paths.UNDECIDED:
+        why = f"sequence binder {b.name} of the quantifier at line {line}: the walk found does not decide the body"
+        return _Domain([] if walk is None else [walk], walk is None, why)
     if b.perm_of and b.monotone is not None:
         # an increasing rearrangement of a sequence of integers can only be that sequence sorted
         src = rt.view(b.perm_of[0](env))
@@ -1232,6 +1276,13 @@ def _seq_domain(b: _Binder, env: dict[str, Any], line: int) -> _Domain:
             if count <= SEQ_CAP:
                 return _Domain(_distinct_permutations(src), True)
     elem_t = b.type.args[0] if isinstance(b.type, TCon) and b.type.args else TCon("int")
+    if b.choices:
+        lo, hi = b.length.concrete_range(env, (0, None))
+        chosen = seq_choices.domain(b.choices, env, lo, hi, lambda v: _elem_ok(elem_t, v), SEQ_CAP)
+        if chosen is not None:
+            return _Domain(chosen, True)
+    if b.sum_caps and (capped := seq_sumcaps.domain_for(b, env, SEQ_CAP)) is not None:
+        return _Domain(capped, True)
     if b.sum_to:
         summed = _sum_domain(b, env, elem_t)
         if summed is not None:
@@ -1240,6 +1291,8 @@ def _seq_domain(b: _Binder, env: dict[str, Any], line: int) -> _Domain:
         mono = _monotone_domain(b, env, elem_t)
         if mono is not None:
             return mono
+    if b.order_free and (ms := seq_multisets.domain_for(b, env, SEQ_CAP)) is not None:
+        return _Domain(ms, True)
     lname = b.length.name
     lo, hi = b.length.concrete_range(env, (0, None))
     cands = [
@@ -1445,6 +1498,8 @@ class _Quantifier:
         is_char = isinstance(b.type, TCon) and b.type.name == "char"
         rng = (0, 0x10FFFF) if is_char else b.type_range()
         if rng is None:
+            if b.enum_domain is not None and (vals := b.enum_domain(env)) is not None:
+                return _Domain(vals)
             raise rt.Unbounded(
                 f"binder {b.name}: {b.type} of the quantifier at line {self.line} cannot be enumerated"
             )
@@ -1581,6 +1636,11 @@ class _Quantifier:
             found = "witness" if exists else "counterexample"
             if dom.widened:
                 raise affine.NotAffine(f"{dom.why}: no {found} among the first {SEARCH_CAP} values")
+            rng = dom.open_range
+            if rng is not None and rng[0] is not None and rng[1] is None and not affine_tails.ACTIVE:
+                tail = affine_tails.decide(self, k, env, exists, rng[0] + SEARCH_CAP, _AFFINE_LIVE)
+                if tail is not None:
+                    return tail
             raise rt.Unbounded(f"{dom.why}: no {found} among the first {SEARCH_CAP} values")
         return not exists
 
