@@ -120,7 +120,9 @@ class Family:
 
     __slots__ = ("_longest", "allowance", "rel", "within", "xs")
 
-    def __init__(self, xs: tuple, allowance: int, rel: str | None = None, within: tuple | None = None) -> None:
+    def __init__(
+        self, xs: tuple, allowance: int, rel: str | None = None, within: tuple | None = None
+    ) -> None:
         self.xs = xs
         self.allowance = allowance
         self.rel = rel
@@ -250,7 +252,12 @@ def _helper(name: str, args: list[Any], ty: Any) -> ir.Call:
 
 
 def _empty_init(n: Any) -> bool:
-    return isinstance(n, ir.MkSeq) and len(n.elems) == 1 and isinstance(n.elems[0], ir.MkSeq) and not n.elems[0].elems
+    return (
+        isinstance(n, ir.MkSeq)
+        and len(n.elems) == 1
+        and isinstance(n.elems[0], ir.MkSeq)
+        and not n.elems[0].elems
+    )
 
 
 def _fold_source(n: Any) -> Any:
@@ -313,13 +320,13 @@ class _Rewriter:
                 return None
             if not (isinstance(p, ir.Lam) and len(p.params) == 1):
                 return None
-            (l,) = p.params
+            (lv,) = p.params
             body = p.body
             if isinstance(body, ir.Coe) and body.kind == "prop_bool":
                 body = body.expr
             if _bltn(body, "List.Pairwise", 2):
                 r, arg = body.args
-                if not (_var(arg, l) and isinstance(r, ir.Lam) and len(r.params) == 2):
+                if not (_var(arg, lv) and isinstance(r, ir.Lam) and len(r.params) == 2):
                     return None
                 a, b = r.params
                 rb = r.body
@@ -331,10 +338,12 @@ class _Rewriter:
                     and _var(rb.args[1], b)
                 ):
                     return None
-                return _helper("_sq_chain", [base[0], ir.Lit(ty=None, value=rb.op)], n.ty), _Fam("lists", True)  # type: ignore[arg-type]
+                return _helper("_sq_chain", [base[0], ir.Lit(ty=None, value=rb.op)], n.ty), _Fam(
+                    "lists", True
+                )  # type: ignore[arg-type]
             if _bltn(body, "List.contains", 2):
                 h, arg = body.args
-                if not (_var(arg, l) and _var(h) and h.name != l):
+                if not (_var(arg, lv) and _var(h) and h.name != lv):
                     return None
                 hf = self.fams.get(h.name)
                 if hf is None or hf.kind != "lists" or hf.filtered:
