@@ -46,14 +46,15 @@ that body instead of the plain one. A body that does not match exactly is left a
 A simple comparison cannot fail, so asking it of other values in another order gives the same
 truth value, and never an error where the plain code had an answer.
 
-**Fuel.** A family question charges ``min(work, A)``: ``work`` counts its DP cells or scanned
-elements, and ``A`` is the fuel the plain code's doubling folds for the family charge
-(``fold_charge``: ``n + 1`` when above 16, then ``len acc`` for each step where it is above 16).
-The plain code charges at least that for the folds alone and then at least as much again to map
-and filter their 2^n lists, before asking anything; the few questions a postcondition asks each
-charge at most ``A``, plus what the unchanged builtins charge over at most ``n + 1`` lengths. So
-a check spends no more fuel than the plain code: a decided verdict stays decided and the same,
-and a check the plain code gave up on (fuel, or a value over the size limit) can be decided.
+**Fuel.** A family question charges its ``work`` (DP cells or scanned elements), drawn from a
+fund per doubling fold behind the family, each holding in every check the fuel the plain code's
+fold charges (``fold_charge``: ``n + 1`` when above 16, then ``len acc`` for each step where it
+is above 16); once the funds are spent, questions charge nothing more. The plain code charges
+that for its folds alone, before mapping and filtering their 2^n lists and asking anything;
+the unchanged builtins then charge over at most ``n + 1`` lengths what they charged over the
+2^n-element lists. So a check spends no more fuel than the plain code: a decided verdict stays
+decided and the same, and a check the plain code gave up on (fuel, or a value over the size
+limit) can be decided.
 ``ENABLED`` (read when the postcondition is compiled) switches the rewrite off for tests.
 """
 
@@ -116,23 +117,38 @@ class Family:
     """A let-bound "list of subsequences of ``xs``", kept symbolically (module doc).
 
     ``rel``: only the chains of that relation; ``within``: only the subsequences of that tuple.
-    ``allowance``: the plain code's fold charges for the family (the most a question charges)."""
+    ``funds``: one per doubling fold the plain code would run for the family (shared with the
+    families derived from it), ``[budget, left, fold charge]``: what questions may still charge
+    in the check ``budget`` (the allowance starts afresh in each check, so a family kept by the
+    prefix cache charges the same in every check)."""
 
-    __slots__ = ("_longest", "allowance", "rel", "within", "xs")
+    __slots__ = ("_longest", "funds", "rel", "within", "xs")
 
     def __init__(
-        self, xs: tuple, allowance: int, rel: str | None = None, within: tuple | None = None
+        self,
+        xs: tuple,
+        funds: tuple[list[Any], ...],
+        rel: str | None = None,
+        within: tuple | None = None,
     ) -> None:
         self.xs = xs
-        self.allowance = allowance
+        self.funds = funds
         self.rel = rel
         self.within = within
         self._longest: int | None = None
 
     def _charge(self, work: int) -> None:
-        c = min(work, self.allowance)
-        if c > 0:
-            limits.charge(c)
+        """Charge ``work``, but no more than the funds left in this check."""
+        budget = limits.current()
+        total = 0
+        for fund in self.funds:
+            if fund[0] is not budget:
+                fund[0], fund[1] = budget, fund[2]
+            take = min(work - total, fund[1])
+            fund[1] -= take
+            total += take
+        if total > 0:
+            budget.charge(total)
 
     def longest(self) -> int:
         """The length of the longest member (charged per call; computed once)."""
@@ -183,15 +199,15 @@ class Family:
 
 
 def _sq_all(xs: tuple) -> Family:
-    return Family(tuple(xs), fold_charge(len(xs)))
+    return Family(tuple(xs), ([None, 0, fold_charge(len(xs))],))
 
 
 def _sq_chain(g: Family, rel: str) -> Family:
-    return Family(g.xs, g.allowance, rel=rel)
+    return Family(g.xs, g.funds, rel=rel)
 
 
 def _sq_within(g: Family, h: Family) -> Family:
-    return Family(g.xs, g.allowance + h.allowance, within=h.xs)
+    return Family(g.xs, g.funds + tuple(f for f in h.funds if all(f is not x for x in g.funds)), within=h.xs)
 
 
 def _sq_lengths(g: Family) -> tuple:
