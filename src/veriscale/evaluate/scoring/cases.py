@@ -62,28 +62,30 @@ class SuiteRows:
 
 def decode_rows(task: Any) -> SuiteRows:
     tests: list[TestRow] = []
+    test_file = task.files["test_file"]  # (a property that builds a dict: once, not per row)
     for i, tc in enumerate(task.tests):
         tr = TestRow(i)
         try:
-            tr.inputs = tc.decode_input(task, i)
+            tr.inputs = task.decode_input(tc.input, file=test_file, row=i)  # (= tc.decode_input)
         except DecodeError as exc:
             tr.input_error = str(exc)
         try:
-            tr.expected = task.decode_output(tc.expected, file=task.files["test_file"], row=i)
+            tr.expected = task.decode_output(tc.expected, file=test_file, row=i)
         except DecodeError as exc:
             tr.expected_error = str(exc)
         for u, raw in enumerate(tc.unexpected or []):
             try:
-                val = task.decode_output(raw, file=task.files["test_file"], row=i, field=f"unexpected[{u}]")
+                val = task.decode_output(raw, file=test_file, row=i, field=f"unexpected[{u}]")
                 tr.unexpected.append((val, ""))
             except DecodeError as exc:
                 tr.unexpected.append((None, str(exc)))
         tests.append(tr)
     rejects: list[RejectRow] = []
+    reject_file = task.files["reject_inputs_file"]
     for i, rj in enumerate(task.reject_inputs):
         rr = RejectRow(i)
         try:
-            rr.inputs = rj.decode_input(task, i)
+            rr.inputs = task.decode_input(rj.input, file=reject_file, row=i)  # (= rj.decode_input)
         except DecodeError as exc:
             rr.input_error = str(exc)
         rejects.append(rr)

@@ -18,6 +18,7 @@ evaluation's own depth and fuel limits bring it back up.
 
 from __future__ import annotations
 
+import _signal
 import signal
 import sys
 import threading
@@ -59,15 +60,20 @@ def guarded(fn: Callable[[Any], T], seconds: float | None, on_timeout: Callable[
     if not seconds or seconds <= 0 or not _usable():
         return fn
 
+    # (the C functions ``signal`` wraps: the wrapper's enum conversions of the handlers cost more
+    # than the rest of a typical check's set-up; the handlers are the same objects either way)
+    install, arm = _signal.signal, _signal.setitimer
+    alrm, real = _signal.SIGALRM, _signal.ITIMER_REAL
+
     def call(arg: Any) -> T:
-        old = signal.signal(signal.SIGALRM, _raise)
-        signal.setitimer(signal.ITIMER_REAL, seconds)
+        old = install(alrm, _raise)
+        arm(real, seconds)
         try:
             return fn(arg)
         except LimitExceeded:  # fired after the engine returned (or in code that does not catch it)
             return on_timeout()
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, old)
+            arm(real, 0)
+            install(alrm, old)
 
     return call

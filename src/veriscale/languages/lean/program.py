@@ -121,12 +121,16 @@ class TaskProgram:
             got = False
             try:
                 from .eval.prefix import PrefixedPostcondition, split_prefix
+                from .eval.subseqs import compile_body, symbolic_postcondition
 
                 g = self._main_def("postcond")
-                if split_prefix(g.param_pynames, g.body, len(self.params)) is not None:
+                body = symbolic_postcondition(self.compiler, g) or g.body  # (see eval/subseqs.py)
+                if split_prefix(g.param_pynames, body, len(self.params)) is not None:
                     got = PrefixedPostcondition(
-                        self.compiler, g.pyname, g.param_pynames, g.body, len(self.params)
+                        self.compiler, g.pyname, g.param_pynames, body, len(self.params)
                     )
+                elif body is not g.body:
+                    got = compile_body(self.compiler, f"{g.pyname}__sq", g.param_pynames, body)
             except Exception:  # the plain compiled postcondition is always correct
                 got = False
             self._parts["postcond.prefixed"] = got

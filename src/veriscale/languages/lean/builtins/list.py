@@ -12,7 +12,7 @@ from collections import Counter
 from typing import Any
 
 from veriscale.runtime import limits
-from veriscale.values.runtime import Fn, Some
+from veriscale.values.runtime import Fn, HSet, Some
 
 from ..errors import EvalError
 from . import ops
@@ -413,8 +413,45 @@ def filter_map(f: Any, xs: tuple) -> tuple:
     return tuple(out)
 
 
+_HS_INSERT: list[Any] = []  # the registered ``Std.HashSet.insert`` (looked up on first use)
+
+
+def _hs_insert_impl() -> Any:
+    if not _HS_INSERT:
+        from .registry import lookup
+
+        b = lookup("Std.HashSet.insert")
+        _HS_INSERT.append(b.impl if b is not None else None)
+    return _HS_INSERT[0]
+
+
+def _insert_all(s: HSet, xs: tuple) -> HSet | None:
+    """``xs.foldl (·.insert ·) s`` in one step, or None when a step could charge fuel.
+
+    The plain fold calls the ``insert`` builtin per element; its wrapper charges only for a
+    tuple or string argument of more than 16 elements, so with scalar elements short of that
+    no step charges and the steps only add each new element at the end, in order of first
+    occurrence (``dict.update`` keeps the place of a key already there). The ``foldl`` wrapper's
+    own charge for ``xs`` has been made by the caller, as before."""
+    for x in xs:
+        t = type(x)
+        if not (t is int or t is bool or (t is str and len(x) <= 16)):
+            return None
+    d = s._d
+    if all(x in d for x in xs):
+        return s
+    out = HSet()
+    out._d = dict(d)
+    out._d.update(dict.fromkeys(xs))
+    return out
+
+
 @define("List.foldl", "(α → β → α) → α → List β → α", "f init l")
 def foldl(f: Any, init: Any, xs: tuple) -> Any:
+    if type(init) is HSet and type(f) is Fn and f.arity == 2 and f.fn is _hs_insert_impl():
+        got = _insert_all(init, xs)  # a set built by inserting every element: see there
+        if got is not None:
+            return got
     g = fn2(f)
     acc = init
     for x in xs:

@@ -153,6 +153,12 @@ def _index(xs: tuple) -> frozenset[Any] | None:
 
 def bcontains_indexed(xs: Any, a: Any) -> bool:
     """``bcontains`` that charges its own fuel: the length of a scan, or 1 for an indexed lookup."""
+    if type(xs) is tuple and type(a) in _SCALAR and len(xs) < _INDEX_FROM_LEN:
+        # (the hot case, e.g. a fold that keeps a short list of the elements seen: the same
+        # charge and the same answer as the general path below, with fewer calls)
+        n = len(xs)
+        limits.charge(n if n > 16 else 1)
+        return a in xs
     if type(xs) is tuple and len(xs) >= _INDEX_FROM_LEN and _plain(a):
         idx = _index(xs)
         if idx is not None:
