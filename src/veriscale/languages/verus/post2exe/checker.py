@@ -25,6 +25,7 @@ from typing import Any
 from ....runtime.engine import Verdict
 from ..execute import ExecLimits, run_program
 from .build import compile_checker
+from .session import CheckerSession, sessions_enabled
 from .translate import Checker, Untranslatable, translate
 
 __all__ = ["CHECK_FUEL", "CompiledChecker", "build_checker", "checker_for_source", "write_checkers"]
@@ -70,10 +71,23 @@ class CompiledChecker:
     fuel: int | None = None  # steps per clause for this checker's runs (None: CHECK_FUEL or the user's)
     steps: int = 0  # steps the checker reported over all answered cases so far (a load-independent cost)
     stats: dict[str, int] = field(default_factory=dict)
+    # the long-lived checker process (``session``), started by the first batch; None until then
+    _session: CheckerSession | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def ok(self) -> bool:
         return self.binary is not None
+
+    def close(self) -> None:
+        """End the long-lived checker process, if one was started (a later batch starts another)."""
+        if self._session is not None:
+            self._session.close()
+            self._session = None
+
+    @property
+    def processes_started(self) -> int:
+        """Checker processes the long-lived session started so far (0 without one)."""
+        return 0 if self._session is None else self._session.starts
 
     def check(self, cases: Sequence[tuple[dict[str, Any], Any]], with_output: bool = True
               ) -> list[tuple[Verdict, Verdict | None]]:  # fmt: skip
@@ -93,15 +107,22 @@ class CompiledChecker:
             [{"input": inp, "output": out} for inp, out in cases] if with_output
             else [{"input": inp} for inp, _ in cases]
         )  # fmt: skip
-        try:
-            stdin = _ENCODE(objs) + "\n"
-        except (TypeError, ValueError):
-            stdin = "".join(_encode_one(o) + "\n" for o in objs)
-        # in the sandbox like every program veriscale runs: the spec may be a model's answer
-        limits = ExecLimits(case_seconds=self.seconds, memory_mb=_CHECKER_MEMORY_MB)
         env = _checker_env() if self.fuel is None else {"VERISCALE_POST2EXE_FUEL": str(self.fuel)}
-        res = run_program(self.binary, stdin, limits, env=env)
-        got = res.stdout.splitlines()[:n]  # on a timeout or crash: the verdicts printed so far
+        try:
+            batch: str | None = _ENCODE(objs) + "\n"
+        except (TypeError, ValueError):
+            batch = None
+        # in the sandbox like every program veriscale runs: the spec may be a model's answer
+        if batch is not None and sessions_enabled():  # the problem's long-lived checker process
+            if self._session is None:
+                self._session = CheckerSession(self.binary, _CHECKER_MEMORY_MB)
+            raw = self._session.ask(batch.encode("utf-8"), self.seconds, env)
+            got = [b.decode("utf-8", "replace") for b in raw[:n]]
+        else:
+            stdin = batch if batch is not None else "".join(_encode_one(o) + "\n" for o in objs)
+            limits = ExecLimits(case_seconds=self.seconds, memory_mb=_CHECKER_MEMORY_MB)
+            res = run_program(self.binary, stdin, limits, env=env)
+            got = res.stdout.splitlines()[:n]  # on a timeout or crash: the verdicts printed so far
         try:
             parsed: list[Any] = json.loads("[" + ",".join(got) + "]")
         except ValueError:
