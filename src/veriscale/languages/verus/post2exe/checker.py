@@ -94,10 +94,13 @@ class CompiledChecker:
         """``cases``: (input JSON keyed by reference names, output JSON); verdicts in order.
 
         The batch goes to the checker as ONE line holding a JSON array of the cases (one encoder call,
-        in C, instead of one per case) and the verdict lines come back parsed by one ``json.loads`` of
-        their concatenation; a verdict seen before (same clause, same reason) is reused, not rebuilt.
-        A batch the encoder refuses as a whole (a float that is not finite) is sent a case per line, so
-        only the refused case is undecodable; output that does not parse as a whole is parsed per line.
+        in C, instead of one per case), through the checker's long-lived process (``session``: started
+        by the first batch, reused by the next; ``VERISCALE_POST2EXE_SESSION=0``: a process per batch),
+        and the verdict lines come back parsed by one ``json.loads`` of their concatenation; a verdict
+        pair seen before in the batch (same verdicts, same reasons) is reused, not rebuilt. A batch the
+        encoder refuses as a whole (a float that is not finite) is sent a case per line to a process of
+        its own, so only the refused case is undecodable; output that does not parse as a whole is
+        parsed per line.
         """
         n = len(cases)
         unknown = Verdict.unknown("compiled checker gave no answer", "error")
@@ -116,31 +119,48 @@ class CompiledChecker:
         if batch is not None and sessions_enabled():  # the problem's long-lived checker process
             if self._session is None:
                 self._session = CheckerSession(self.binary, _CHECKER_MEMORY_MB)
-            raw = self._session.ask(batch.encode("utf-8"), self.seconds, env)
-            got = [b.decode("utf-8", "replace") for b in raw[:n]]
+            got: Sequence[str | bytes] = self._session.ask(batch.encode("utf-8"), self.seconds, env)[:n]
         else:
             stdin = batch if batch is not None else "".join(_encode_one(o) + "\n" for o in objs)
             limits = ExecLimits(case_seconds=self.seconds, memory_mb=_CHECKER_MEMORY_MB)
             res = run_program(self.binary, stdin, limits, env=env)
             got = res.stdout.splitlines()[:n]  # on a timeout or crash: the verdicts printed so far
-        try:
-            parsed: list[Any] = json.loads("[" + ",".join(got) + "]")
-        except ValueError:
+        try:  # the lines as one JSON array: one decoder call (bytes are read as UTF-8)
+            joined = (
+                b"[" + b",".join(got) + b"]"
+                if got and isinstance(got[0], bytes)
+                else "[" + ",".join(got) + "]"
+            )  # type: ignore[arg-type]
+            parsed: list[Any] = json.loads(joined)
+        except ValueError:  # (UnicodeDecodeError included) line by line: only a broken line is lost
             parsed = [_loads_or_none(line) for line in got]
-        cache: dict[tuple[str, Any, Any], Verdict] = {}
+        # a verdict pair seen before in this batch (same verdicts and reasons) is reused, not rebuilt
+        cache: dict[tuple[Any, Any, Any, Any], tuple[Verdict, Verdict | None]] = {}
         verdicts: list[tuple[Verdict, Verdict | None]] = []
+        steps = 0
         for d in parsed:
-            if not isinstance(d, dict):
+            if type(d) is not dict:
                 verdicts.append((unknown, unknown if with_output else None))
                 continue
             if "bad" in d:
                 bad = Verdict.unknown(f"compiled checker: input does not decode: {d['bad']}", "error")
                 verdicts.append((bad, bad if with_output else None))
                 continue
-            self.steps += int(d.get("requires_steps") or 0) + int(d.get("ensures_steps") or 0)
-            verdicts.append(
-                (_cached(cache, d, "requires"), _cached(cache, d, "ensures") if "ensures" in d else None)
+            steps += int(d.get("requires_steps") or 0) + int(d.get("ensures_steps") or 0)
+            key = (
+                d.get("requires"),
+                d.get("requires_reason"),
+                d.get("ensures", _NONE),
+                d.get("ensures_reason"),
             )
+            pair = cache.get(key)
+            if pair is None:
+                pair = cache[key] = (
+                    _verdict(d, "requires"),
+                    _verdict(d, "ensures") if "ensures" in d else None,
+                )
+            verdicts.append(pair)
+        self.steps += steps
         verdicts.extend((unknown, unknown if with_output else None) for _ in range(n - len(verdicts)))
         return verdicts
 
@@ -158,20 +178,14 @@ def _encode_one(obj: dict[str, Any]) -> str:
         return json.dumps({"bad input": str(exc)})
 
 
-def _loads_or_none(line: str) -> Any:
+_NONE = object()  # "no ensures verdict" in a batch's verdict-pair cache key
+
+
+def _loads_or_none(line: str | bytes) -> Any:
     try:
         return json.loads(line)
     except ValueError:
         return None
-
-
-def _cached(cache: dict[tuple[str, Any, Any], Verdict], d: dict[str, Any], key: str) -> Verdict:
-    """``_verdict`` through a per-batch cache keyed by (clause kind, verdict, reason)."""
-    k = (key, d.get(key), d.get(f"{key}_reason"))
-    v = cache.get(k)
-    if v is None:
-        v = cache[k] = _verdict(d, key)
-    return v
 
 
 def checker_for_source(spec: str, input_names: Sequence[str], target: str | None,
