@@ -4,6 +4,7 @@ at most ``MAX_LIVE`` live processes, and nothing left running after ``close``.""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 
@@ -130,3 +131,36 @@ def _alive(pid: int) -> bool:
         return False
     with open(f"/proc/{pid}/stat", encoding="ascii") as f:  # a zombie is not running
         return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def test_test_file_lines_are_passed_through_and_odd_lines_do_not_break_the_stream(
+    compiled: CompiledChecker,
+) -> None:
+    ck = _fresh(compiled)
+    rows = _cases(9)
+    lines: list[str | bytes] = [json.dumps({"input": i, "output": o}) for i, o in rows]
+    odd: list[str | bytes] = [
+        '{"output": 3}',  # no input object: the checker's answer looks like the end marker
+        "",
+        '[{"input": {"n": 2}, "output": 1}]',  # an array would give one line per element
+        "{not json",
+        '{"input": {"n": 2}} {"x": 1}',
+        b'{"input": {"n": 3}, "output": 4}',
+    ]
+    try:
+        via_lines = ck.check_lines(lines)
+        mixed = ck.check_lines(lines[:2] + odd + lines[2:])
+        after = ck.check(rows)
+        assert ck.processes_started == 1  # the odd lines never put the process out of step
+    finally:
+        ck.close()
+    assert _plain(via_lines) == _plain(after)
+    assert _plain(mixed[:2] + mixed[2 + len(odd) :]) == _plain(after)
+    assert all(r.is_unknown and "does not decode" in r.reason for r, _ in mixed[2:7])
+    assert mixed[7][0].is_true and mixed[7][1] is not None and mixed[7][1].is_true  # n = 3, r = 4 = (3-1)^2
+    req_only = _fresh(compiled)
+    try:
+        got = req_only.check_lines([json.dumps({"input": {"n": -1}})], with_output=False)
+    finally:
+        req_only.close()
+    assert got[0][0].is_false and got[0][1] is None

@@ -125,6 +125,44 @@ class CompiledChecker:
             limits = ExecLimits(case_seconds=self.seconds, memory_mb=_CHECKER_MEMORY_MB)
             res = run_program(self.binary, stdin, limits, env=env)
             got = res.stdout.splitlines()[:n]  # on a timeout or crash: the verdicts printed so far
+        return self._verdicts(got, n, with_output)
+
+    def check_lines(self, lines: Sequence[str | bytes], with_output: bool = True
+                    ) -> list[tuple[Verdict, Verdict | None]]:  # fmt: skip
+        """Verdicts of cases given as JSON lines in the test-file form (``{"input": {...}, "output": ...}``,
+        ``output`` optional), passed to the checker as they are: no decoding and re-encoding in Python.
+        A line that is not one JSON object (empty, an array, several lines) is not sent and gets an
+        UNKNOWN "input does not decode"; ``with_output`` False ignores the ensures verdicts."""
+        n = len(lines)
+        unknown = Verdict.unknown("compiled checker gave no answer", "error")
+        if self.binary is None or not n:
+            return [(unknown, unknown if with_output else None) for _ in range(n)]
+        raw = [ln.encode("utf-8") if isinstance(ln, str) else bytes(ln) for ln in lines]
+        raw = [ln.strip() for ln in raw]
+        # exactly one verdict line comes back per line sent: only single objects are sent
+        send = [k for k, ln in enumerate(raw) if ln.startswith(b"{") and b"\n" not in ln and b"\r" not in ln]
+        env = _checker_env() if self.fuel is None else {"VERISCALE_POST2EXE_FUEL": str(self.fuel)}
+        request = b"".join(raw[k] + b"\n" for k in send)
+        got: Sequence[str | bytes] = []
+        if send and sessions_enabled():
+            if self._session is None:
+                self._session = CheckerSession(self.binary, _CHECKER_MEMORY_MB)
+            got = self._session.ask(request, self.seconds, env, expect=len(send))[: len(send)]
+        elif send:
+            limits = ExecLimits(case_seconds=self.seconds, memory_mb=_CHECKER_MEMORY_MB)
+            res = run_program(self.binary, request.decode("utf-8", "replace"), limits, env=env)
+            got = res.stdout.splitlines()[: len(send)]
+        answers = self._verdicts(got, len(send), True)
+        bad = Verdict.unknown("compiled checker: input does not decode: not one JSON object", "error")
+        out: list[tuple[Verdict, Verdict | None]] = [(bad, bad if with_output else None)] * n
+        for k, (req, ens) in zip(send, answers):
+            out[k] = (req, ens if with_output else None)
+        return out
+
+    def _verdicts(self, got: Sequence[str | bytes], n: int, with_output: bool
+                  ) -> list[tuple[Verdict, Verdict | None]]:  # fmt: skip
+        """Verdict pairs of the checker's reply lines ``got`` (for ``n`` cases: missing ones UNKNOWN)."""
+        unknown = Verdict.unknown("compiled checker gave no answer", "error")
         try:  # the lines as one JSON array: one decoder call (bytes are read as UTF-8)
             joined = (
                 b"[" + b",".join(got) + b"]"

@@ -167,9 +167,13 @@ class CheckerSession:
         if p is not None:
             p.close()
 
-    def ask(self, request: bytes, seconds: float, env: Mapping[str, str]) -> list[bytes]:
-        """The verdict lines for ``request`` (ONE line: a JSON array of cases, newline-terminated), in
-        order; fewer than asked when the process died or ``seconds`` of wall clock ran out."""
+    def ask(self, request: bytes, seconds: float, env: Mapping[str, str], expect: int | None = None
+            ) -> list[bytes]:  # fmt: skip
+        """The verdict lines for ``request`` in order; fewer when the process died or ``seconds`` of wall
+        clock ran out. ``request``: ONE line holding a JSON array of cases (``expect`` None: the reply is
+        every line before the end marker), or ``expect`` lines that each give exactly one reply line
+        (single case objects: the reply must be ``expect`` lines and then the marker; anything else
+        means the process is out of step, and nothing of its reply is used)."""
         with self._lock:
             want_env = dict(env)
             p = self._proc
@@ -182,7 +186,7 @@ class CheckerSession:
                 self._holder[0] = p
                 self._env = want_env
                 self.starts += 1
-            lines, ok = _exchange(p, request, seconds)
+            lines, ok = _exchange(p, request, seconds, expect)
             if not ok:  # timed out or died: never reuse a process in an unknown state
                 self._stop()
         _register(self)
@@ -226,9 +230,12 @@ END_REPLY = b'{"bad":"no input object"}\n'
 _PIPE_BYTES = 1 << 16  # a write up to this size never blocks on an empty pipe
 
 
-def _exchange(p: _Proc, request: bytes, seconds: float) -> tuple[list[bytes], bool]:
-    """Send ``request`` and the end marker; (the reply lines, True) when the marker came back in time;
-    else the complete lines that did and False (the process is then in an unknown state)."""
+def _exchange(
+    p: _Proc, request: bytes, seconds: float, expect: int | None = None
+) -> tuple[list[bytes], bool]:
+    """Send ``request`` and the end marker; (the reply lines, True) when the marker came back in time
+    (after exactly ``expect`` lines when given); else the complete lines that did and False (the process
+    is then in an unknown state)."""
     proc = p.proc
     assert proc is not None and proc.stdin is not None and proc.stdout is not None
     t0 = time.monotonic()
@@ -243,10 +250,11 @@ def _exchange(p: _Proc, request: bytes, seconds: float) -> tuple[list[bytes], bo
         except (OSError, ValueError) as exc:
             failed.append(exc)
 
-    # the checker reads the whole request line before it writes anything, so a request that fits the
-    # pipe is written at once; a larger one from a thread (the process may die while reading it)
+    # the checker reads the whole request line before it writes anything, so a one-line request that
+    # fits the pipe is written at once; a larger one, or many lines, from a thread (the checker answers
+    # early lines while later ones are written, and the process may die while reading)
     writer = None
-    if len(data) <= _PIPE_BYTES:
+    if expect is None and len(data) <= _PIPE_BYTES:
         write()
     else:
         writer = threading.Thread(target=write, daemon=True)
@@ -254,6 +262,7 @@ def _exchange(p: _Proc, request: bytes, seconds: float) -> tuple[list[bytes], bo
     fd = proc.stdout.fileno()
     buf = bytearray()
     ok = False
+    seen = 0  # complete lines read
     sel = selectors.DefaultSelector()
     sel.register(fd, selectors.EVENT_READ)
     deadline = t0 + seconds
@@ -268,9 +277,17 @@ def _exchange(p: _Proc, request: bytes, seconds: float) -> tuple[list[bytes], bo
             if not chunk:  # the process ended
                 break
             buf += chunk
+            seen += chunk.count(b"\n")
+            if expect is not None and seen < expect + 1:
+                continue
             if buf.endswith(END_REPLY) and (len(buf) == len(END_REPLY) or buf[-len(END_REPLY) - 1] == 10):
-                ok = True
+                ok = expect is None or seen == expect + 1
                 del buf[-len(END_REPLY) :]
+                if not ok:
+                    buf.clear()
+                break
+            if expect is not None:  # the line after the expected ones is not the marker: out of step
+                buf.clear()
                 break
     finally:
         sel.close()
