@@ -164,3 +164,19 @@ def test_test_file_lines_are_passed_through_and_odd_lines_do_not_break_the_strea
     finally:
         req_only.close()
     assert got[0][0].is_false and got[0][1] is None
+
+
+def test_a_process_grown_large_is_ended_after_its_batch(
+    compiled: CompiledChecker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sessmod, "SESSION_RSS_BYTES", 0)  # every process counts as grown large
+    monkeypatch.setattr(sessmod, "_RSS_CHECK_SECONDS", 0.0)
+    ck = _fresh(compiled)
+    try:
+        first = ck.check(_cases(6))
+        second = ck.check(_cases(6))
+        assert ck.processes_started == 2
+        assert ck._session is not None and ck._session._proc is None  # ended after its batch
+    finally:
+        ck.close()
+    assert _plain(first) == _plain(second)

@@ -27,7 +27,9 @@ session not closed is ended when it is garbage-collected, at interpreter exit,
 and — through the sandbox helper's parent-death signal — when this process dies.
 At most ``MAX_LIVE`` sessions per process are kept alive (least recently used
 closed first), so a run over hundreds of problems leaves no crowd of idle
-checkers. A session used after a ``fork`` starts its own process (the parent's
+checkers; an idle process keeps the memory its largest batch grew (the memo is
+cleared, not shrunk), so after a long batch one above ``SESSION_RSS_BYTES`` is
+ended. A session used after a ``fork`` starts its own process (the parent's
 pipes are never shared).
 """
 
@@ -54,6 +56,11 @@ __all__ = ["MAX_LIVE", "CheckerSession", "close_all", "sessions_enabled"]
 MAX_LIVE = 4  # live checker processes per Python process (least recently used closed first)
 # CPU-seconds rlimit of a session's process (a backstop over its whole life; see the module docstring)
 SESSION_CPU_SECONDS = 3600.0
+# an idle checker keeps the memory its largest batch grew (the spec-fn memo is cleared, not shrunk: up to
+# hundreds of MB): after a batch long enough to have grown that much, a process above this is ended (the
+# next batch starts a fresh one, about 5 ms)
+SESSION_RSS_BYTES = 128 << 20
+_RSS_CHECK_SECONDS = 0.05  # (growing past it takes far longer than this: shorter batches are not looked at)
 
 
 def sessions_enabled() -> bool:
@@ -186,9 +193,13 @@ class CheckerSession:
                 self._holder[0] = p
                 self._env = want_env
                 self.starts += 1
+            t0 = p.used
             lines, ok = _exchange(p, request, seconds, expect)
             if not ok:  # timed out or died: never reuse a process in an unknown state
                 self._stop()
+            elif p.used - t0 >= _RSS_CHECK_SECONDS and p.proc is not None:
+                if _tree_rss(p.proc.popen.pid) > SESSION_RSS_BYTES:
+                    self._stop()
         _register(self)
         return lines
 
@@ -212,6 +223,26 @@ def _tree_cpu(pid: int) -> float:
             except (OSError, ValueError, IndexError):
                 continue
     return total / 1e9
+
+
+def _tree_rss(pid: int) -> int:
+    """Resident bytes of ``pid`` and its descendants (``VmRSS``; 0 where ``/proc`` does not say)."""
+    total = 0
+    todo = [pid]
+    while todo:
+        q = todo.pop()
+        try:
+            with open(f"/proc/{q}/status", encoding="ascii", errors="replace") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1]) * 1024
+                        break
+            for t in os.listdir(f"/proc/{q}/task"):
+                with open(f"/proc/{q}/task/{t}/children", encoding="ascii") as f:
+                    todo.extend(int(c) for c in f.read().split())
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
 
 
 def _close_box(box: list[_Proc | None]) -> None:
