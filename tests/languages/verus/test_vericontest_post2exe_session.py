@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import shutil
 
 import pytest
@@ -180,3 +181,15 @@ def test_a_process_grown_large_is_ended_after_its_batch(
     finally:
         ck.close()
     assert _plain(first) == _plain(second)
+
+
+def test_a_copy_does_not_share_the_running_process(compiled: CompiledChecker) -> None:
+    ck = _fresh(compiled)
+    try:
+        ck.check(_cases(3))
+        twin = pickle.loads(pickle.dumps(ck))
+        assert twin._session is None and ck._session is not None
+        assert _plain(twin.check(_cases(3))) == _plain(ck.check(_cases(3)))
+        twin.close()
+    finally:
+        ck.close()

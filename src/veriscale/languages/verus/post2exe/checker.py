@@ -78,6 +78,12 @@ class CompiledChecker:
     def ok(self) -> bool:
         return self.binary is not None
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled or copied without its running process (a copy starts its own when asked)."""
+        state = dict(self.__dict__)
+        state["_session"] = None
+        return state
+
     def close(self) -> None:
         """End the long-lived checker process, if one was started (a later batch starts another)."""
         if self._session is not None:
