@@ -58,8 +58,9 @@ sys.path.insert(0, str(HERE))
 from post2exe_cases import generated_cases, quantifier_heavy  # noqa: E402
 
 from veriscale.formats.vericontest.dataset import ProblemError, discover_problems, read_problem  # noqa: E402
+from veriscale.formats.vericontest.suites import CHECK_CHUNK  # noqa: E402
 from veriscale.languages.verus.compile import cache_dir  # noqa: E402
-from veriscale.languages.verus.engine import VeriContestEngine  # noqa: E402
+from veriscale.languages.verus.engine import SPEC_FUEL, VeriContestEngine  # noqa: E402
 from veriscale.languages.verus.post2exe.build import CHECKER_FLAGS, compile_checker, runtime_rlib  # noqa: E402
 from veriscale.languages.verus.post2exe.checker import CompiledChecker, build_checker  # noqa: E402
 from veriscale.languages.verus.post2exe.crosscheck import example_cases, mutated_outputs  # noqa: E402
@@ -110,10 +111,14 @@ def _bench(pid: str, te: Any, ck: Any, cases: list[tuple[dict[str, Any], Any]], 
         if not comp.ok:
             res[f"opt{opt}"] = {"error": comp.errors[:300]}
             continue
-        cc = CompiledChecker(ck.checker, comp.binary, seconds=120.0)  # a heavy spec must not hold the run
-        t, w = _cpu(), time.perf_counter()
-        got = cc.check(rows)
-        all_s = _cpu() - t
+
+        def fresh(fuel: int | None = None, binary: Any = comp.binary) -> CompiledChecker:
+            # a heavy spec must not hold the run: a 120 s backstop per batch
+            return CompiledChecker(ck.checker, binary, seconds=120.0, fuel=fuel)
+
+        w = time.perf_counter()
+        cc = fresh()
+        got, answered, all_s = _timed(cc, rows)  # the first batch of a problem: its process starts
         wall_s = time.perf_counter() - w
         both = [k for k in range(n_py) if not py_verdicts[k][0].is_unknown and not got[k][0].is_unknown
                 and got[k][1] is not None and not got[k][1].is_unknown and not py_verdicts[k][1].is_unknown]  # fmt: skip
@@ -121,38 +126,70 @@ def _bench(pid: str, te: Any, ck: Any, cases: list[tuple[dict[str, Any], Any]], 
             k for k in both
             if py_verdicts[k][0].truth != got[k][0].truth or py_verdicts[k][1].truth != got[k][1].truth  # type: ignore[union-attr]
         ]  # fmt: skip
-        # a case the batch's backstop cut off has no answer: it is not a check done (it used to count)
-        answered = sum(1 for r, _ in got if "gave no answer" not in r.reason)
         entry: dict[str, Any] = {"compile_s": compile_s, "compiled_per_s": answered / all_s,
                                  "answered": answered, "compiled_wall_per_s": answered / wall_s,
                                  "compile_wall_s": compile_wall, "both_decided": len(both),
                                  "disagreements": disagree}  # fmt: skip
-        # the ratio on the same cases: when Python stopped early, the compiled checker again on just the
-        # cases Python did (it used to be the compiled rate over all cases against Python's over its share)
+        # the ratio on the same cases: when Python stopped early, the compiled checker again (a new
+        # process) on just the cases Python did
         same_answered, same_s = answered, all_s
         if n_py < len(rows):
-            t = _cpu()
-            same = cc.check(rows[:n_py])
-            same_s = _cpu() - t
-            same_answered = sum(1 for r, _ in same if "gave no answer" not in r.reason)
+            _, same_answered, same_s = _timed(fresh(), rows[:n_py])
         entry["ratio_all"] = (same_answered / same_s) / py_rate
-        # the fixed cost of one batch (sandbox set-up, process start, one case): the rate without it is
-        # the throughput of a long batch; printed apart, the ratio above is the one of record
-        t = _cpu()
-        cc.check(rows[:1])
-        entry["startup_s"] = start = _cpu() - t
-        if same_s > start:
-            entry["ratio_steady"] = (same_answered / (same_s - start)) / py_rate
+        # the fixed cost of a problem's first batch (sandbox set-up, process start, one case)
+        warm = fresh()
+        _, _, entry["startup_s"] = _timed(warm, rows[:1], close=False)
+        if answered == len(rows):  # (not after a batch cut by its backstop: lc932 would cost many minutes)
+            # the rate of a process already running (what every later batch of the problem costs)
+            _, steady_answered, steady_s = _timed(warm, rows[:n_py])
+            entry["ratio_steady"] = (steady_answered / steady_s) / py_rate
+            # the suite builder's pattern: CHECK_CHUNK-row batches of one problem, through its long-lived
+            # process (as now) and with one sandbox and process per batch (as before sessions)
+            for key, session in (("ratio_chunked", "1"), ("ratio_chunked_one_shot", "0")):
+                os.environ["VERISCALE_POST2EXE_SESSION"] = session
+                try:
+                    _, ch_answered, ch_s = _timed(fresh(), rows[:n_py], chunk=CHECK_CHUNK)
+                finally:
+                    os.environ["VERISCALE_POST2EXE_SESSION"] = "1"
+                entry[key] = (ch_answered / ch_s) / py_rate
+        warm.close()
+        # budget fairness: the compiled checker with the Python evaluator's step budget (SPEC_FUEL steps
+        # per clause instead of per check: still the larger of the two) on the cases Python did
+        sb_got, sb_answered, sb_s = _timed(fresh(fuel=SPEC_FUEL), rows[:n_py])
+        entry["ratio_same_budget"] = (sb_answered / sb_s) / py_rate
+        entry["same_budget_decided"] = sum(1 for _, e in sb_got if e is not None and not e.is_unknown)
+        entry["python_decided"] = sum(1 for _, e in py_verdicts if not e.is_unknown)
         if both:
             sub = [rows[k] for k in both]
-            t = _cpu()
-            cc.check(sub)
-            sub_s = _cpu() - t
+            _, _, sub_s = _timed(fresh(), sub)
             py_sub = len(both) / sum(py_times[k] for k in both)
             entry.update(compiled_both_per_s=len(both) / sub_s, python_both_per_s=py_sub,
                          ratio_both=(len(both) / sub_s) / py_sub)  # fmt: skip
         res[f"opt{opt}"] = entry
     return res
+
+
+def _timed(cc: CompiledChecker, rows: list[Any], chunk: int | None = None, close: bool = True
+           ) -> tuple[list[Any], int, float]:  # fmt: skip
+    """(verdicts, cases answered, CPU seconds) of ``rows`` through ``cc`` (in ``chunk``-row batches when
+    given), the checker process's CPU included whether it has ended (waited-for children) or still runs
+    (a long-lived session: its process tree's CPU read from /proc); ``close``: end the process after
+    (False: a second call measures a process already running)."""
+
+    def cpu() -> float:
+        sess = cc._session
+        return _cpu() + (sess.cpu_seconds() if sess is not None else 0.0)
+
+    t = cpu()
+    got: list[Any] = []
+    step = chunk or max(1, len(rows))
+    for k in range(0, len(rows), step):
+        got.extend(cc.check(rows[k : k + step]))
+    spent = cpu() - t
+    if close:
+        cc.close()
+    answered = sum(1 for r, _ in got if "gave no answer" not in r.reason)
+    return got, answered, spent
 
 
 def main() -> None:
@@ -200,6 +237,7 @@ def main() -> None:
             except Exception as exc:  # a reference that cannot run: no cases
                 print(f"  {p.id}: no cases ({exc})", file=sys.stderr)
                 continue
+            ck.close()  # (its process judged the generated inputs' requires)
             cases = cases + mutated_outputs(cases, per_case=1)
             if len(cases) < 20:
                 continue
@@ -214,8 +252,11 @@ def main() -> None:
                 cut = "" if e["answered"] == r["cases"] else f" (answered {e['answered']})"
                 line += (f" | opt{opt}: compile {e['compile_s']:5.1f}s, {e['compiled_per_s']:9.1f}/s{cut} x{e['ratio_all']:7.1f}"
                          f", both-decided {e['both_decided']} x{e.get('ratio_both', float('nan')):7.1f}"
-                         f", disagree {len(e['disagreements'])}, batch start-up {1000 * e['startup_s']:.0f} ms"
-                         f" (without it x{e.get('ratio_steady', float('nan')):.1f})")  # fmt: skip
+                         f", disagree {len(e['disagreements'])}, start-up {1000 * e['startup_s']:.0f} ms"
+                         f" (running process x{e.get('ratio_steady', float('nan')):.1f}; {CHECK_CHUNK}-row batches"
+                         f" x{e.get('ratio_chunked', float('nan')):.1f}, one process each x{e.get('ratio_chunked_one_shot', float('nan')):.1f};"
+                         f" Python's budget x{e['ratio_same_budget']:.1f}, ensures decided {e['same_budget_decided']}"
+                         f" vs Python {e['python_decided']})")  # fmt: skip
             print(line, flush=True)
     finally:
         shutil.rmtree(cache, ignore_errors=True)
@@ -224,10 +265,17 @@ def main() -> None:
         all_r = [e["ratio_all"] for e in es]
         steady = [e["ratio_steady"] for e in es if "ratio_steady" in e]
         both_r = [e["ratio_both"] for e in es if "ratio_both" in e]
+        chunked = [e["ratio_chunked"] for e in es if "ratio_chunked" in e]
+        chunked1 = [e["ratio_chunked_one_shot"] for e in es if "ratio_chunked_one_shot" in e]
+        same_b = [e["ratio_same_budget"] for e in es]
         if all_r:
+            print(f"opt-level {opt}: {CHECK_CHUNK}-row batches through one running process median "
+                  f"x{statistics.median(chunked or [0]):.1f} min x{min(chunked or [0]):.1f} ({len(chunked)} problems), "
+                  f"one process per batch median x{statistics.median(chunked1 or [0]):.1f} min x{min(chunked1 or [0]):.1f}; "
+                  f"with the Python evaluator's step budget median x{statistics.median(same_b):.1f} min x{min(same_b):.1f}")  # fmt: skip
             print(f"opt-level {opt}: {len(es)} problems; ratio over the cases Python did median x{statistics.median(all_r):.1f} "
                   f"min x{min(all_r):.1f}; over cases both decide median x{statistics.median(both_r or [0]):.1f} "
-                  f"min x{min(both_r or [0]):.1f}; without the batch start-up median x{statistics.median(steady or [0]):.1f} "
+                  f"min x{min(both_r or [0]):.1f}; on a running process median x{statistics.median(steady or [0]):.1f} "
                   f"min x{min(steady or [0]):.1f}; compile median {statistics.median(e['compile_s'] for e in es):.1f} s; "
                   f"disagreements {sum(len(e['disagreements']) for e in es)}")  # fmt: skip
     if args.json:

@@ -664,6 +664,11 @@ def run_campaign(sizes: Sizes, work: Path, seed: int = 20261202) -> Report:
     run_verina_corruptions(report, rng, sizes.verina_variants, work, sizes.cli_share)
     run_vericontest_corruptions(report, rng, sizes.vericontest_variants, work, sizes.cli_share)
     report.seconds = time.monotonic() - t0
+    # compiled spec checkers stay running between batches by design (post2exe.session: at most a few per
+    # process); ending them here must leave nothing behind, which the count below checks
+    from veriscale.languages.verus.post2exe.session import close_all
+
+    close_all()
     time.sleep(0.5)  # let the kernel finish tearing down killed trees
     report.processes_left = _processes_left(token)
     report.files_outside = _files_outside(token, work)

@@ -30,6 +30,7 @@ from typing import Any
 from ...runtime.limits import Limits
 from .execute import ExecLimits, run_program
 from .post2exe.build import compile_checker
+from .post2exe.session import CheckerSession, sessions_enabled
 from .post2exe.translate import Untranslatable, translate
 
 __all__ = ["ClauseRun", "clause_vectors", "weakened_false"]
@@ -109,7 +110,7 @@ def clause_vectors(te: Any, pairs: Sequence[tuple[Mapping[str, Any], Any]], *, c
     if binary is None:
         run.source = "python"
     else:
-        limits = ExecLimits(case_seconds=seconds, memory_mb=4096)
+        chunks = _Chunks(binary, ExecLimits(case_seconds=seconds, memory_mb=4096), checker_fuel)
         killed: set[int] = set()
         for k in range(0, len(pairs), _CHUNK):
             if run.steps >= step_budget:
@@ -122,9 +123,7 @@ def clause_vectors(te: Any, pairs: Sequence[tuple[Mapping[str, Any], Any]], *, c
                 except (TypeError, KeyError, AttributeError):
                     obj = {"input": None}
                 lines.append(json.dumps(obj, ensure_ascii=False))
-            res = run_program(binary, "\n".join(lines) + "\n", limits,
-                              env={"VERISCALE_POST2EXE_FUEL": str(checker_fuel)})  # fmt: skip
-            got = res.stdout.splitlines()
+            got = chunks.run(lines)
             for off in range(len(part)):
                 vec = _parse(got[off]) if off < len(got) else None
                 if vec is not None:
@@ -138,6 +137,7 @@ def clause_vectors(te: Any, pairs: Sequence[tuple[Mapping[str, Any], Any]], *, c
                 run.notes.append(f"every weakening killed within the first {k + len(part)} cases")
                 run.stopped = k + len(part)
                 break
+        chunks.close()
     # the Python evaluator, one clause at a time, where the checker left a clause undecided for a reason
     # it may overcome (or where there is no checker); a count budget, in row order
     complete = src is not None and binary is not None and _complete(te)
@@ -159,6 +159,28 @@ def clause_vectors(te: Any, pairs: Sequence[tuple[Mapping[str, Any], Any]], *, c
             vec[j] = "T" if v.is_true else "F" if v.is_false else "U"
         run.vectors[r] = vec
     return run
+
+
+class _Chunks:
+    """Runs the per-clause checker on chunks of case lines: through one long-lived sandboxed process
+    (``post2exe.session``; each line gets exactly one answer line) unless sessions are off, then a
+    process per chunk. Either way a chunk past the backstop leaves its unanswered rows without a vector."""
+
+    def __init__(self, binary: Any, limits: ExecLimits, fuel: int) -> None:
+        self.binary, self.limits = binary, limits
+        self.env = {"VERISCALE_POST2EXE_FUEL": str(fuel)}
+        self.session = CheckerSession(binary, limits.memory_mb) if sessions_enabled() else None
+
+    def run(self, lines: list[str]) -> list[str]:
+        request = "\n".join(lines) + "\n"
+        if self.session is None:
+            return run_program(self.binary, request, self.limits, env=self.env).stdout.splitlines()
+        got = self.session.ask(request.encode("utf-8"), self.limits.case_seconds, self.env, expect=len(lines))
+        return [b.decode("utf-8", "replace") for b in got]
+
+    def close(self) -> None:
+        if self.session is not None:
+            self.session.close()
 
 
 def _complete(te: Any) -> bool:

@@ -25,6 +25,7 @@ from typing import Any
 from ....runtime.engine import Verdict
 from ..execute import ExecLimits, run_program
 from .build import compile_checker
+from .session import CheckerSession, sessions_enabled
 from .translate import Checker, Untranslatable, translate
 
 __all__ = ["CHECK_FUEL", "CompiledChecker", "build_checker", "checker_for_source", "write_checkers"]
@@ -70,20 +71,42 @@ class CompiledChecker:
     fuel: int | None = None  # steps per clause for this checker's runs (None: CHECK_FUEL or the user's)
     steps: int = 0  # steps the checker reported over all answered cases so far (a load-independent cost)
     stats: dict[str, int] = field(default_factory=dict)
+    # the long-lived checker process (``session``), started by the first batch; None until then
+    _session: CheckerSession | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def ok(self) -> bool:
         return self.binary is not None
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled or copied without its running process (a copy starts its own when asked)."""
+        state = dict(self.__dict__)
+        state["_session"] = None
+        return state
+
+    def close(self) -> None:
+        """End the long-lived checker process, if one was started (a later batch starts another)."""
+        if self._session is not None:
+            self._session.close()
+            self._session = None
+
+    @property
+    def processes_started(self) -> int:
+        """Checker processes the long-lived session started so far (0 without one)."""
+        return 0 if self._session is None else self._session.starts
 
     def check(self, cases: Sequence[tuple[dict[str, Any], Any]], with_output: bool = True
               ) -> list[tuple[Verdict, Verdict | None]]:  # fmt: skip
         """``cases``: (input JSON keyed by reference names, output JSON); verdicts in order.
 
         The batch goes to the checker as ONE line holding a JSON array of the cases (one encoder call,
-        in C, instead of one per case) and the verdict lines come back parsed by one ``json.loads`` of
-        their concatenation; a verdict seen before (same clause, same reason) is reused, not rebuilt.
-        A batch the encoder refuses as a whole (a float that is not finite) is sent a case per line, so
-        only the refused case is undecodable; output that does not parse as a whole is parsed per line.
+        in C, instead of one per case), through the checker's long-lived process (``session``: started
+        by the first batch, reused by the next; ``VERISCALE_POST2EXE_SESSION=0``: a process per batch),
+        and the verdict lines come back parsed by one ``json.loads`` of their concatenation; a verdict
+        pair seen before in the batch (same verdicts, same reasons) is reused, not rebuilt. A batch the
+        encoder refuses as a whole (a float that is not finite) is sent a case per line to a process of
+        its own, so only the refused case is undecodable; output that does not parse as a whole is
+        parsed per line.
         """
         n = len(cases)
         unknown = Verdict.unknown("compiled checker gave no answer", "error")
@@ -93,33 +116,95 @@ class CompiledChecker:
             [{"input": inp, "output": out} for inp, out in cases] if with_output
             else [{"input": inp} for inp, _ in cases]
         )  # fmt: skip
-        try:
-            stdin = _ENCODE(objs) + "\n"
-        except (TypeError, ValueError):
-            stdin = "".join(_encode_one(o) + "\n" for o in objs)
-        # in the sandbox like every program veriscale runs: the spec may be a model's answer
-        limits = ExecLimits(case_seconds=self.seconds, memory_mb=_CHECKER_MEMORY_MB)
         env = _checker_env() if self.fuel is None else {"VERISCALE_POST2EXE_FUEL": str(self.fuel)}
-        res = run_program(self.binary, stdin, limits, env=env)
-        got = res.stdout.splitlines()[:n]  # on a timeout or crash: the verdicts printed so far
         try:
-            parsed: list[Any] = json.loads("[" + ",".join(got) + "]")
-        except ValueError:
+            batch: str | None = _ENCODE(objs) + "\n"
+        except (TypeError, ValueError):
+            batch = None
+        # in the sandbox like every program veriscale runs: the spec may be a model's answer
+        if batch is not None and sessions_enabled():  # the problem's long-lived checker process
+            if self._session is None:
+                self._session = CheckerSession(self.binary, _CHECKER_MEMORY_MB)
+            got: Sequence[str | bytes] = self._session.ask(batch.encode("utf-8"), self.seconds, env)[:n]
+        else:
+            stdin = batch if batch is not None else "".join(_encode_one(o) + "\n" for o in objs)
+            limits = ExecLimits(case_seconds=self.seconds, memory_mb=_CHECKER_MEMORY_MB)
+            res = run_program(self.binary, stdin, limits, env=env)
+            got = res.stdout.splitlines()[:n]  # on a timeout or crash: the verdicts printed so far
+        return self._verdicts(got, n, with_output)
+
+    def check_lines(self, lines: Sequence[str | bytes], with_output: bool = True
+                    ) -> list[tuple[Verdict, Verdict | None]]:  # fmt: skip
+        """Verdicts of cases given as JSON lines in the test-file form (``{"input": {...}, "output": ...}``,
+        ``output`` optional), passed to the checker as they are: no decoding and re-encoding in Python.
+        A line that is not one JSON object (empty, an array, several lines) is not sent and gets an
+        UNKNOWN "input does not decode"; ``with_output`` False ignores the ensures verdicts."""
+        n = len(lines)
+        unknown = Verdict.unknown("compiled checker gave no answer", "error")
+        if self.binary is None or not n:
+            return [(unknown, unknown if with_output else None) for _ in range(n)]
+        raw = [ln.encode("utf-8") if isinstance(ln, str) else bytes(ln) for ln in lines]
+        raw = [ln.strip() for ln in raw]
+        # exactly one verdict line comes back per line sent: only single objects are sent
+        send = [k for k, ln in enumerate(raw) if ln.startswith(b"{") and b"\n" not in ln and b"\r" not in ln]
+        env = _checker_env() if self.fuel is None else {"VERISCALE_POST2EXE_FUEL": str(self.fuel)}
+        request = b"".join(raw[k] + b"\n" for k in send)
+        got: Sequence[str | bytes] = []
+        if send and sessions_enabled():
+            if self._session is None:
+                self._session = CheckerSession(self.binary, _CHECKER_MEMORY_MB)
+            got = self._session.ask(request, self.seconds, env, expect=len(send))[: len(send)]
+        elif send:
+            limits = ExecLimits(case_seconds=self.seconds, memory_mb=_CHECKER_MEMORY_MB)
+            res = run_program(self.binary, request.decode("utf-8", "replace"), limits, env=env)
+            got = res.stdout.splitlines()[: len(send)]
+        answers = self._verdicts(got, len(send), True)
+        bad = Verdict.unknown("compiled checker: input does not decode: not one JSON object", "error")
+        out: list[tuple[Verdict, Verdict | None]] = [(bad, bad if with_output else None)] * n
+        for k, (req, ens) in zip(send, answers):
+            out[k] = (req, ens if with_output else None)
+        return out
+
+    def _verdicts(self, got: Sequence[str | bytes], n: int, with_output: bool
+                  ) -> list[tuple[Verdict, Verdict | None]]:  # fmt: skip
+        """Verdict pairs of the checker's reply lines ``got`` (for ``n`` cases: missing ones UNKNOWN)."""
+        unknown = Verdict.unknown("compiled checker gave no answer", "error")
+        try:  # the lines as one JSON array: one decoder call (bytes are read as UTF-8)
+            joined = (
+                b"[" + b",".join(got) + b"]"
+                if got and isinstance(got[0], bytes)
+                else "[" + ",".join(got) + "]"
+            )  # type: ignore[arg-type]
+            parsed: list[Any] = json.loads(joined)
+        except ValueError:  # (UnicodeDecodeError included) line by line: only a broken line is lost
             parsed = [_loads_or_none(line) for line in got]
-        cache: dict[tuple[str, Any, Any], Verdict] = {}
+        # a verdict pair seen before in this batch (same verdicts and reasons) is reused, not rebuilt
+        cache: dict[tuple[Any, Any, Any, Any], tuple[Verdict, Verdict | None]] = {}
         verdicts: list[tuple[Verdict, Verdict | None]] = []
+        steps = 0
         for d in parsed:
-            if not isinstance(d, dict):
+            if type(d) is not dict:
                 verdicts.append((unknown, unknown if with_output else None))
                 continue
             if "bad" in d:
                 bad = Verdict.unknown(f"compiled checker: input does not decode: {d['bad']}", "error")
                 verdicts.append((bad, bad if with_output else None))
                 continue
-            self.steps += int(d.get("requires_steps") or 0) + int(d.get("ensures_steps") or 0)
-            verdicts.append(
-                (_cached(cache, d, "requires"), _cached(cache, d, "ensures") if "ensures" in d else None)
+            steps += int(d.get("requires_steps") or 0) + int(d.get("ensures_steps") or 0)
+            key = (
+                d.get("requires"),
+                d.get("requires_reason"),
+                d.get("ensures", _NONE),
+                d.get("ensures_reason"),
             )
+            pair = cache.get(key)
+            if pair is None:
+                pair = cache[key] = (
+                    _verdict(d, "requires"),
+                    _verdict(d, "ensures") if "ensures" in d else None,
+                )
+            verdicts.append(pair)
+        self.steps += steps
         verdicts.extend((unknown, unknown if with_output else None) for _ in range(n - len(verdicts)))
         return verdicts
 
@@ -137,20 +222,14 @@ def _encode_one(obj: dict[str, Any]) -> str:
         return json.dumps({"bad input": str(exc)})
 
 
-def _loads_or_none(line: str) -> Any:
+_NONE = object()  # "no ensures verdict" in a batch's verdict-pair cache key
+
+
+def _loads_or_none(line: str | bytes) -> Any:
     try:
         return json.loads(line)
     except ValueError:
         return None
-
-
-def _cached(cache: dict[tuple[str, Any, Any], Verdict], d: dict[str, Any], key: str) -> Verdict:
-    """``_verdict`` through a per-batch cache keyed by (clause kind, verdict, reason)."""
-    k = (key, d.get(key), d.get(f"{key}_reason"))
-    v = cache.get(k)
-    if v is None:
-        v = cache[k] = _verdict(d, key)
-    return v
 
 
 def checker_for_source(spec: str, input_names: Sequence[str], target: str | None,

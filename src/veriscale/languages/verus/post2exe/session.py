@@ -1,0 +1,333 @@
+"""A long-lived sandboxed checker process that answers many batches.
+
+Every compiled-checker batch used to start its own sandbox and process (about
+6 ms of CPU on an idle 2-core machine, 9 ms under load: the helper, its
+namespaces, the checker's 1 GiB-stack thread), which dominated cheap specs and
+the suite builder's 64-row chunks. A ``CheckerSession`` starts the checker once
+inside a ``Sandbox`` (the same helper, limits, private directory and no
+network as ``execute.run_program``) and streams batches through it: one request
+(lines) in, exactly one verdict line per case out. The checker clears its step
+counter, recursion depth and spec-fn memo before every clause and keeps no other
+state between cases, so a verdict does not depend on which process answers it.
+
+Protocol with the checker (``translate``'s ``run`` loop): it reads a line, answers
+every case of it, and flushes its output when it is about to wait for input, so
+a batch's last verdict line arrives without closing stdin.
+
+Failure handling, the same outcome as a one-shot run: a batch that exceeds its
+wall-clock backstop kills the process tree (the cases not answered get no
+verdict: UNKNOWN for the caller); a process that dies (crash, memory) leaves the
+cases it did not answer unanswered; either way the next batch starts a fresh
+process. ``RLIMIT_CPU`` counts a process's whole life, so the session restarts
+the process before a batch whose backstop could overrun the limit (the batches'
+wall-clock time so far bounds the CPU used: the checker works in one thread).
+
+Lifetime: ``close()`` ends the process and removes the sandbox directory; a
+session not closed is ended when it is garbage-collected, at interpreter exit,
+and — through the sandbox helper's parent-death signal — when this process dies.
+At most ``MAX_LIVE`` sessions per process are kept alive (least recently used
+closed first), so a run over hundreds of problems leaves no crowd of idle
+checkers; an idle process keeps the memory its largest batch grew (the memo is
+cleared, not shrunk), so after a long batch one above ``SESSION_RSS_BYTES`` is
+ended. A session used after a ``fork`` starts its own process (the parent's
+pipes are never shared).
+"""
+
+from __future__ import annotations
+
+import atexit
+import collections
+import contextlib
+import os
+import selectors
+import tempfile
+import threading
+import time
+import weakref
+from collections.abc import Mapping
+from pathlib import Path
+from typing import IO
+
+from ....sandbox import Sandbox, SandboxProcess
+from ..execute import ExecLimits, _child_env, _sandbox_limits, _stage
+
+__all__ = ["MAX_LIVE", "CheckerSession", "close_all", "sessions_enabled"]
+
+MAX_LIVE = 4  # live checker processes per Python process (least recently used closed first)
+# CPU-seconds rlimit of a session's process (a backstop over its whole life; see the module docstring)
+SESSION_CPU_SECONDS = 3600.0
+# an idle checker keeps the memory its largest batch grew (the spec-fn memo is cleared, not shrunk: up to
+# hundreds of MB): after a batch long enough to have grown that much, a process above this is ended (the
+# next batch starts a fresh one, about 5 ms)
+SESSION_RSS_BYTES = 128 << 20
+_RSS_CHECK_SECONDS = 0.05  # (growing past it takes far longer than this: shorter batches are not looked at)
+
+
+def sessions_enabled() -> bool:
+    """Long-lived checker processes unless ``VERISCALE_POST2EXE_SESSION=0`` (one process per batch)."""
+    return os.environ.get("VERISCALE_POST2EXE_SESSION", "1") != "0"
+
+
+class _Proc:
+    """One running checker: its sandbox, process, stderr file and the wall seconds its batches used."""
+
+    def __init__(self, binary: Path, env: Mapping[str, str], memory_mb: int) -> None:
+        self.pid = os.getpid()
+        self.sb = Sandbox(env=_child_env(env))
+        self.errf: IO[bytes] = tempfile.TemporaryFile()
+        self.proc: SandboxProcess | None = None
+        self.used = 0.0  # wall seconds of the batches answered so far (bounds the CPU the process used)
+        try:
+            prog = _stage(self.sb, binary)
+            lim = _sandbox_limits(ExecLimits(case_seconds=SESSION_CPU_SECONDS, memory_mb=memory_mb),
+                                  SESSION_CPU_SECONDS)  # fmt: skip
+            self.proc = self.sb.spawn([prog], stderr=self.errf, limits=lim)
+        except BaseException:
+            self.close()
+            raise
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None and self.pid == os.getpid()
+
+    def close(self) -> None:
+        if self.pid != os.getpid():  # a forked copy: the process and directory are the parent's
+            return
+        if self.proc is not None:
+            with contextlib.suppress(Exception):
+                self.proc.finish()
+            self.proc = None
+        with contextlib.suppress(Exception):
+            self.errf.close()
+        with contextlib.suppress(Exception):
+            self.sb.close()
+
+
+_live: collections.OrderedDict[int, CheckerSession] = collections.OrderedDict()
+_live_lock = threading.Lock()
+
+
+def _register(s: CheckerSession) -> None:
+    """Mark ``s`` most recently used; close the least recently used beyond ``MAX_LIVE``."""
+    evict: list[CheckerSession] = []
+    with _live_lock:
+        _live.pop(id(s), None)
+        _live[id(s)] = s
+        while len(_live) > MAX_LIVE:
+            _, old = _live.popitem(last=False)
+            evict.append(old)
+    for old in evict:
+        old.close()
+
+
+def _unregister(s: CheckerSession) -> None:
+    with _live_lock:
+        if _live.get(id(s)) is s:
+            del _live[id(s)]
+
+
+def close_all() -> None:
+    """End every live session of this process (also run at interpreter exit)."""
+    with _live_lock:
+        items = list(_live.values())
+        _live.clear()
+    for s in items:
+        s.close()
+
+
+atexit.register(close_all)
+
+
+class CheckerSession:
+    """Batches through one long-lived checker process (restarted when it died, timed out or the
+    environment changed). ``ask(request, n, seconds, env)`` returns the first ``n`` verdict lines the
+    process wrote for the request (fewer when it died or the backstop ended it)."""
+
+    def __init__(self, binary: Path, memory_mb: int) -> None:
+        self.binary = Path(binary)
+        self.memory_mb = memory_mb
+        self.starts = 0  # processes started (a meter for tests and benchmarks)
+        self._proc: _Proc | None = None
+        self._env: dict[str, str] = {}
+        self._lock = threading.Lock()
+        # the running process, also held by the finalizer, which ends it when the session is collected
+        # without close() (the finalizer must not hold the session itself)
+        self._holder: list[_Proc | None] = [None]
+        weakref.finalize(self, _close_box, self._holder)
+
+    def cpu_seconds(self) -> float:
+        """CPU seconds the running process tree used so far (helper and checker, all threads; Linux
+        ``schedstat``, nanosecond resolution; 0.0 without a process or ``/proc``). For benchmarks: a live
+        process's CPU is not in ``RUSAGE_CHILDREN`` until it is waited for."""
+        p = self._proc
+        if p is None or p.proc is None:
+            return 0.0
+        return _tree_cpu(p.proc.popen.pid)
+
+    def close(self) -> None:
+        with self._lock:
+            self._stop()
+        _unregister(self)
+
+    def _stop(self) -> None:
+        p, self._proc = self._proc, None
+        self._holder[0] = None
+        if p is not None:
+            p.close()
+
+    def ask(self, request: bytes, seconds: float, env: Mapping[str, str], expect: int | None = None
+            ) -> list[bytes]:  # fmt: skip
+        """The verdict lines for ``request`` in order; fewer when the process died or ``seconds`` of wall
+        clock ran out. ``request``: ONE line holding a JSON array of cases (``expect`` None: the reply is
+        every line before the end marker), or ``expect`` lines that each give exactly one reply line
+        (single case objects: the reply must be ``expect`` lines and then the marker; anything else
+        means the process is out of step, and nothing of its reply is used)."""
+        with self._lock:
+            want_env = dict(env)
+            p = self._proc
+            if p is not None and (not p.alive() or want_env != self._env
+                                  or p.used + seconds + 5 > SESSION_CPU_SECONDS):  # fmt: skip
+                self._stop()
+                p = None
+            if p is None:
+                p = self._proc = _Proc(self.binary, want_env, self.memory_mb)
+                self._holder[0] = p
+                self._env = want_env
+                self.starts += 1
+            t0 = p.used
+            lines, ok = _exchange(p, request, seconds, expect)
+            if not ok:  # timed out or died: never reuse a process in an unknown state
+                self._stop()
+            elif p.used - t0 >= _RSS_CHECK_SECONDS and p.proc is not None:
+                if _tree_rss(p.proc.popen.pid) > SESSION_RSS_BYTES:
+                    self._stop()
+        _register(self)
+        return lines
+
+
+def _tree_cpu(pid: int) -> float:
+    """CPU seconds of ``pid`` and its descendants (every thread's ``schedstat`` run time)."""
+    total = 0
+    todo = [pid]
+    while todo:
+        q = todo.pop()
+        try:
+            tids = os.listdir(f"/proc/{q}/task")
+        except OSError:
+            continue
+        for t in tids:
+            try:
+                with open(f"/proc/{q}/task/{t}/schedstat", encoding="ascii") as f:
+                    total += int(f.read().split()[0])
+                with open(f"/proc/{q}/task/{t}/children", encoding="ascii") as f:
+                    todo.extend(int(c) for c in f.read().split())
+            except (OSError, ValueError, IndexError):
+                continue
+    return total / 1e9
+
+
+def _tree_rss(pid: int) -> int:
+    """Resident bytes of ``pid`` and its descendants (``VmRSS``; 0 where ``/proc`` does not say)."""
+    total = 0
+    todo = [pid]
+    while todo:
+        q = todo.pop()
+        try:
+            with open(f"/proc/{q}/status", encoding="ascii", errors="replace") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1]) * 1024
+                        break
+            for t in os.listdir(f"/proc/{q}/task"):
+                with open(f"/proc/{q}/task/{t}/children", encoding="ascii") as f:
+                    todo.extend(int(c) for c in f.read().split())
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
+def _close_box(box: list[_Proc | None]) -> None:
+    p = box[0]
+    box[0] = None
+    if p is not None:
+        p.close()
+
+
+# After the request the session sends END_REQUEST, a case without an input object; the checker answers it
+# with END_REPLY. No case of a request can give that line (every case of a batch has its input object),
+# so the reply to a request is the lines before it — however many the checker wrote (a request that does
+# not parse as a whole is answered with one "bad" line, as in a one-shot run).
+END_REQUEST = b"{}\n"
+END_REPLY = b'{"bad":"no input object"}\n'
+_PIPE_BYTES = 1 << 16  # a write up to this size never blocks on an empty pipe
+
+
+def _exchange(
+    p: _Proc, request: bytes, seconds: float, expect: int | None = None
+) -> tuple[list[bytes], bool]:
+    """Send ``request`` and the end marker; (the reply lines, True) when the marker came back in time
+    (after exactly ``expect`` lines when given); else the complete lines that did and False (the process
+    is then in an unknown state)."""
+    proc = p.proc
+    assert proc is not None and proc.stdin is not None and proc.stdout is not None
+    t0 = time.monotonic()
+    data = request + END_REQUEST
+    failed: list[BaseException] = []
+
+    def write() -> None:
+        try:
+            assert proc.stdin is not None
+            proc.stdin.write(data)
+            proc.stdin.flush()
+        except (OSError, ValueError) as exc:
+            failed.append(exc)
+
+    # the checker reads the whole request line before it writes anything, so a one-line request that
+    # fits the pipe is written at once; a larger one, or many lines, from a thread (the checker answers
+    # early lines while later ones are written, and the process may die while reading)
+    writer = None
+    if expect is None and len(data) <= _PIPE_BYTES:
+        write()
+    else:
+        writer = threading.Thread(target=write, daemon=True)
+        writer.start()
+    fd = proc.stdout.fileno()
+    buf = bytearray()
+    ok = False
+    seen = 0  # complete lines read
+    sel = selectors.DefaultSelector()
+    sel.register(fd, selectors.EVENT_READ)
+    deadline = t0 + seconds
+    try:
+        while not failed:
+            wait = deadline - time.monotonic()
+            if wait <= 0:
+                break
+            if not sel.select(timeout=wait):
+                continue
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:  # the process ended
+                break
+            buf += chunk
+            seen += chunk.count(b"\n")
+            if expect is not None and seen < expect + 1:
+                continue
+            if buf.endswith(END_REPLY) and (len(buf) == len(END_REPLY) or buf[-len(END_REPLY) - 1] == 10):
+                ok = expect is None or seen == expect + 1
+                del buf[-len(END_REPLY) :]
+                if not ok:
+                    buf.clear()
+                break
+            if expect is not None:  # the line after the expected ones is not the marker: out of step
+                buf.clear()
+                break
+    finally:
+        sel.close()
+    if not ok:
+        proc.terminate()
+        with contextlib.suppress(Exception):
+            proc.wait(timeout=5)
+    if writer is not None:
+        writer.join(timeout=5)
+    p.used += time.monotonic() - t0
+    lines = bytes(buf).split(b"\n")
+    return lines[:-1], ok  # the complete lines (after the last newline: nothing, or output cut short)
