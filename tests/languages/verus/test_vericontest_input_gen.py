@@ -79,3 +79,15 @@ def test_parenthesised_sets_row_links_and_fixed_lengths() -> None:
         assert len({len(r) for r in inp["mat"]}) <= 1  # rectangular
         assert all(len(r) == len(inp["sq"]) for r in inp["sq"])  # square
         assert all(len(r) == 2 for r in inp["logs"])
+
+
+def test_long_minimum_length_keeps_the_small_scope_pool_small() -> None:
+    # `grid.len() == 25` (cf263A) once asked the small-scope pool for all 2^25 words of length 25
+    params = [("grid", T("Vec<i32>"))]
+    b = read_bounds(
+        ["grid.len() == 25", "forall|i: int| 0 <= i < grid.len() ==> 0 <= grid[i] <= 1"], ["grid"]
+    )
+    got = candidate_inputs(params, b, seed=3, count=40, max_len=50)
+    assert got and all(len(x["grid"]) == 25 for _, x in got)
+    small = [x["grid"] for f, x in got if f == "small"]
+    assert [0] * 25 in small or [1] * 25 in small

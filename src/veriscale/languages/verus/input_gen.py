@@ -330,6 +330,17 @@ def _small_scope(types: list[tuple[str, Type]], g: _Gen, bounds: Bounds) -> Any:
         yield inp
 
 
+_TINY_WORDS = 4096  # all words of one length up to this many; a long minimum length would need 2^n
+
+
+def _words(alphabet: list[Any], n: int) -> list[tuple[Any, ...]]:
+    """Every length-``n`` word over ``alphabet`` when there are at most ``_TINY_WORDS`` of them, else
+    just the constant words (``requires`` with a large minimum length made this run out of memory)."""
+    if len(alphabet) ** n <= _TINY_WORDS:
+        return list(itertools.product(alphabet, repeat=n))
+    return [(a,) * n for a in alphabet]
+
+
 def _tiny(t: Type, subj: str, g: _Gen) -> list[Any]:
     if not isinstance(t, TCon):
         return [None]
@@ -347,11 +358,11 @@ def _tiny(t: Type, subj: str, g: _Gen) -> list[Any]:
     if t.name in ("String", "str") or (t.name == "Vec" and t.args and t.args[0] == TCon("char")):
         lo, hi = g.len_range(subj)
         cs = g.chars()[:2]
-        return ["".join(p) for n in range(lo, min(hi, lo + 2) + 1) for p in itertools.product(cs, repeat=n)]
+        return ["".join(p) for n in range(lo, min(hi, lo + 2) + 1) for p in _words(cs, n)]
     if t.name == "Vec":
         lo, hi = g.len_range(subj)
         elems = _tiny(t.args[0], f"elem({subj})", g)[:2]
-        return [list(p) for n in range(lo, min(hi, lo + 2) + 1) for p in itertools.product(elems, repeat=n)]
+        return [list(p) for n in range(lo, min(hi, lo + 2) + 1) for p in _words(elems, n)]
     if t.name == "Option":
         return [None, *_tiny(t.args[0], subj, g)[:2]]
     if t.name == "Tuple":
