@@ -161,6 +161,21 @@ def _children(e: Expr) -> list[Expr]:
     return []
 
 
+def _all_children(e: Expr) -> list[Expr]:
+    """``_children`` plus the insides of binding constructs, blocks and matches (for scans that only
+    ask whether a name is used, not what it is bound to)."""
+    if isinstance(e, Quant | Closure):
+        return [e.body]
+    if isinstance(e, Block):
+        return [let.value for let in e.lets] + [e.tail]
+    if isinstance(e, Match):
+        out = [e.scrutinee]
+        for _, guard, body in e.arms:
+            out += ([guard] if guard is not None else []) + [body]
+        return out
+    return _children(e)
+
+
 def substitute(e: Expr, mapping: dict[str, Expr]) -> Expr:
     """``e`` with free names replaced; raises ``_Opaque`` on binding constructs (not needed for bounds)."""
     if isinstance(e, Path):

@@ -37,7 +37,6 @@ from veriscale.values.types import TCon
 from . import runtime as rt
 from .ast import (
     Binary,
-    Block,
     Call,
     Chain,
     Closure,
@@ -45,7 +44,6 @@ from .ast import (
     Field,
     If,
     Index,
-    Match,
     MethodCall,
     Path,
     Quant,
@@ -53,7 +51,7 @@ from .ast import (
 )
 from .bounds import (
     BinderPlan,
-    _children,
+    _all_children,
     _derive,
     _flatten_and,
     _relations,
@@ -68,19 +66,6 @@ __all__ = ["MAX_ELEMS", "domain_for", "element_plans", "elements", "multisets", 
 
 MAX_ELEMS = 10_000
 FnOf = Callable[[Call], Any]
-
-
-def _kids(e: Expr) -> list[Expr]:
-    if isinstance(e, Quant | Closure):
-        return [e.body]
-    if isinstance(e, Block):
-        return [let.value for let in e.lets] + [e.tail]
-    if isinstance(e, Match):
-        out = [e.scrutinee]
-        for _, guard, body in e.arms:
-            out += ([guard] if guard is not None else []) + [body]
-        return out
-    return _children(e)
 
 
 def _is_seq(e: Expr, p: str) -> bool:
@@ -119,7 +104,7 @@ class _Checker:
                 if not all(self.param_ok(fn, k) for k in hits):
                     return False
                 return all(self.uses_ok(a, p) for k, a in enumerate(e.args) if k not in hits)
-        return all(self.uses_ok(c, p) for c in _kids(e))
+        return all(self.uses_ok(c, p) for c in _all_children(e))
 
     def _elementwise(self, q: Quant, p: str) -> bool:
         if len(q.binders) != 1:
@@ -200,7 +185,7 @@ def _only_elem(e: Expr, p: str, j: str) -> bool:
         n for n, _ in (e.binders if isinstance(e, Quant) else e.params)
     } & {p, j}:
         return False
-    return all(_only_elem(c, p, j) for c in _kids(e))
+    return all(_only_elem(c, p, j) for c in _all_children(e))
 
 
 def _only_last(e: Expr, p: str) -> bool:
@@ -213,7 +198,7 @@ def _only_last(e: Expr, p: str) -> bool:
         n for n, _ in (e.binders if isinstance(e, Quant) else e.params)
     }:
         return False
-    return all(_only_last(c, p) for c in _kids(e))
+    return all(_only_last(c, p) for c in _all_children(e))
 
 
 def order_free(body: Expr, x: str, fn_of: FnOf) -> bool:

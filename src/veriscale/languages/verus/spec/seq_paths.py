@@ -39,8 +39,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import runtime as rt
-from .ast import Binary, Block, Call, Chain, Closure, Expr, Index, Match, MethodCall, Path, Quant, Unary
-from .bounds import _children, _let_free, _replace_len, _strip_int_cast, free_vars, len_name
+from .ast import Binary, Block, Call, Chain, Closure, Expr, Index, MethodCall, Path, Quant, Unary
+from .bounds import _all_children, _let_free, _replace_len, _strip_int_cast, free_vars, len_name
 from .seq_shapes import _is_lit, _is_var
 
 __all__ = ["MAX_NODES", "UNDECIDED", "CompiledPath", "PathShape", "compile_shape", "decide", "path_shape"]
@@ -81,19 +81,6 @@ def _leaves(e: Expr, inline: Inliner | None, depth: int) -> list[Expr]:
     return [e]
 
 
-def _kids(e: Expr) -> list[Expr]:
-    if isinstance(e, Quant | Closure):
-        return [e.body]
-    if isinstance(e, Block):
-        return [let.value for let in e.lets] + [e.tail]
-    if isinstance(e, Match):
-        out = [e.scrutinee]
-        for _, guard, body in e.arms:
-            out += ([guard] if guard is not None else []) + [body]
-        return out
-    return _children(e)
-
-
 def _only(e: Expr, x: str, ok: Callable[[Expr], bool]) -> bool:
     """Does ``x`` occur in ``e`` only inside sub-expressions that ``ok`` accepts? (A construct that binds
     ``x`` again is refused: not worth telling apart.)"""
@@ -105,7 +92,7 @@ def _only(e: Expr, x: str, ok: Callable[[Expr], bool]) -> bool:
         return False
     if isinstance(e, Closure) and any(n == x for n, _ in e.params):
         return False
-    return all(_only(c, x, ok) for c in _kids(e))
+    return all(_only(c, x, ok) for c in _all_children(e))
 
 
 def _elem(e: Expr, x: str, idx: Callable[[Expr], bool]) -> bool:
