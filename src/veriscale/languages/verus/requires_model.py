@@ -151,7 +151,11 @@ def _strip(e: Expr) -> Expr:
     while True:
         if isinstance(e, View):
             e = e.obj
-        elif isinstance(e, Cast) and isinstance(e.type, TCon) and (e.type.name in INT_RANGES or e.type.name in ("int", "nat")):
+        elif (
+            isinstance(e, Cast)
+            and isinstance(e.type, TCon)
+            and (e.type.name in INT_RANGES or e.type.name in ("int", "nat"))
+        ):
             e = e.expr
         else:
             return e
@@ -199,7 +203,12 @@ class RequiresModel:
     def _inline(self, e: Any, depth: int) -> Any:
         if isinstance(e, Call) and isinstance(e.func, Path) and depth < INLINE_DEPTH:
             fn = self.spec.ctx.fns.get(e.func.name)
-            if fn is not None and fn.body is not None and len(fn.params) == len(e.args) and fn.ret == TCon("bool"):
+            if (
+                fn is not None
+                and fn.body is not None
+                and len(fn.params) == len(e.args)
+                and fn.ret == TCon("bool")
+            ):
                 body = _subst(fn.body, {p: self._inline(a, depth) for (p, _), a in zip(fn.params, e.args)})
                 return self._inline(body, depth + 1)
         if dataclasses.is_dataclass(e) and not isinstance(e, type):
@@ -443,7 +452,9 @@ class RequiresModel:
             if a is not None and not _mentions_cell(self, e.rhs, cell, env):
                 b = self.ival(e.rhs, env)
                 if b is not None:
-                    off = (a[1][0] + b[0], a[1][1] + b[1]) if e.op == "+" else (a[1][0] - b[1], a[1][1] - b[0])
+                    off = (
+                        (a[1][0] + b[0], a[1][1] + b[1]) if e.op == "+" else (a[1][0] - b[1], a[1][1] - b[0])
+                    )
                     return (a[0], off)
             b2 = self._linear(e.rhs, cell, env)
             if b2 is not None and not _mentions_cell(self, e.lhs, cell, env):

@@ -86,15 +86,19 @@ class Steerer:
         self.names = [n for n, _ in params]
         self.rename = rename or {}
         kinds = {n: kind_of(t) for n, t in params}
-        self.ok = bool(params) and all(k is not None for k in kinds.values()) and any(
-            c.expr is not None for c in spec.requires
+        self.ok = (
+            bool(params)
+            and all(k is not None for k in kinds.values())
+            and any(c.expr is not None for c in spec.requires)
         )
         self.kinds: dict[str, tuple[Any, ...]] = {n: k for n, k in kinds.items() if k is not None}
         self.max_len, self.max_len2 = max_len, max_len2
         self.model = RequiresModel(spec, self.kinds) if self.ok else None
         self.static: dict[tuple[Any, ...], tuple[int, int]] = {}
         self.cells = 0  # cells placed by the last ``inputs`` call
-        self._uniform: dict[tuple[int, str, int], ValueSet | None] = {}  # uniform foralls' sets, per cell kind
+        self._uniform: dict[
+            tuple[int, str, int], ValueSet | None
+        ] = {}  # uniform foralls' sets, per cell kind
         self.feasible = self.ok and self._propagate()
 
     # ---- static ranges
@@ -280,7 +284,11 @@ class Steerer:
                     cx = m.cell_of(x, env)
                     if cx is None or cx[0] != "v":
                         continue
-                    ok = [i for i in range(longest) if all(m.truth(c, Env(vals, {}, {b: i})) is True for c in rest)]
+                    ok = [
+                        i
+                        for i in range(longest)
+                        if all(m.truth(c, Env(vals, {}, {b: i})) is True for c in rest)
+                    ]
                     if not ok:
                         continue
                     i = rng.choice(ok)
