@@ -67,9 +67,9 @@ from ...runtime.engine import Verdict
 from ...runtime.limits import Limits
 from ...values.codec import DecodeError
 from .semantic import finish_semantic, interleave, run_semantic, source_order
-from .suite_steering import STEER_FAMILY, steered_candidates, steerer_for, whole_domain
 from .suite_coverage import branch_coverage, weakened_kills
 from .suite_prompts import Variant
+from .suite_steering import STEER_FAMILY, steered_candidates, steerer_for, whole_domain
 
 __all__ = ["SuiteSettings", "build_suite", "canon"]
 

@@ -352,7 +352,7 @@ class RequiresModel:
             return None if t is None else not t
         if isinstance(e, Binary) and e.op in ("&&", "||", "==>"):
             a = self.truth(e.lhs, env)
-            if e.op == "&&" and a is False or e.op == "||" and a is True:
+            if (e.op == "&&" and a is False) or (e.op == "||" and a is True):
                 return a
             if e.op == "==>" and a is False:
                 return True
