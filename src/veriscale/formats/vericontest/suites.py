@@ -287,7 +287,8 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
         probe = counts["ensures_passes"] == 0
         # the probe's checker fuel per clause and case is capped so that it cannot spend more than a
         # quarter of `ensures_steps` (a case that needs more is UNKNOWN and marks the problem expensive)
-        pst = replace(st, checker_fuel=min(st.checker_fuel, st.ensures_steps // (4 * CHECK_CHUNK))) if probe else st
+        probe_fuel = min(st.checker_fuel, st.ensures_steps // (4 * CHECK_CHUNK))
+        pst = replace(st, checker_fuel=probe_fuel) if probe else st
         _reference_and_ensures(problem, te, pst, chunk, positives, decoded_pos, micros, doc, counts,
                                ref_statuses, secs, ensures_spent, ensures_py)  # fmt: skip
         counts["ensures_passes"] += 1
