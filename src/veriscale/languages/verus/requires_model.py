@@ -256,6 +256,7 @@ class RequiresModel:
                 and len({repr(ch) for _, ch in body_refs}) == 1
                 and _names(body) <= {body_refs[0][0], *binders}
                 and not _binder_outside_index(body, set(binders))
+                and _only_indexed(body, body_refs[0][0])
             )
             self.foralls.append(ForallC(binders, tuple(guards), body, refs, uniform))
         elif isinstance(e, Quant) and e.kind == "exists":
@@ -561,6 +562,25 @@ def _reads_elements_walk(e: Any) -> bool:
             if dataclasses.is_dataclass(x) and not isinstance(x, type) and _reads_elements(x):
                 return True
     return False
+
+
+def _only_indexed(e: Any, p: str) -> bool:
+    """``p`` is read only through indexing (``p[e]``, ``p[e][f]``), never as a whole (``p.len()``)."""
+    if isinstance(e, Path):
+        return not (e.is_local and e.name == p)
+    if isinstance(e, Index):
+        o = _strip(e.obj)
+        while isinstance(o, Index):
+            if not _only_indexed(o.index, p):
+                return False
+            o = _strip(o.obj)
+        return (isinstance(o, Path) or _only_indexed(o, p)) and _only_indexed(e.index, p)
+    for f in dataclasses.fields(e) if dataclasses.is_dataclass(e) else ():
+        v = getattr(e, f.name)
+        for x in v if isinstance(v, tuple) else (v,):
+            if dataclasses.is_dataclass(x) and not isinstance(x, type) and not _only_indexed(x, p):
+                return False
+    return True
 
 
 def _binder_outside_index(e: Any, binders: set[str]) -> bool:

@@ -214,8 +214,7 @@ class Steerer:
                         left = (rows - 1 - r) * cols + cols - 1 - c  # cells still to place, rows alike
                         if not self._fill(rng, vals, static, ("e", n, r, c), kind[1], left, k):
                             return None
-        self._witnesses(rng, vals, static)
-        return vals
+        return vals if self._witnesses(rng, vals, static) else None
 
     def _fill(self, rng: random.Random, vals: dict[tuple[Any, ...], int], static: dict[tuple[Any, ...], tuple[int, int]],
               cell: tuple[Any, ...], kind: tuple[Any, ...], remaining: int, k: int) -> bool:  # fmt: skip
@@ -262,9 +261,9 @@ class Steerer:
         return out
 
     def _witnesses(self, rng: random.Random, vals: dict[tuple[Any, ...], int],
-                   static: dict[tuple[Any, ...], tuple[int, int]]) -> None:  # fmt: skip
+                   static: dict[tuple[Any, ...], tuple[int, int]]) -> bool:  # fmt: skip
         """``exists|i| … && x == p[i] && …`` not yet true: ``x`` becomes the element of a random ``i``
-        whose other conjuncts hold."""
+        whose other conjuncts hold. False when such an ``exists`` has no ``i`` at all (an empty ``p``)."""
         m = self.model
         assert m is not None
         longest = max((v for c, v in vals.items() if c[0] == "len"), default=0) + 1
@@ -290,7 +289,7 @@ class Steerer:
                         if all(m.truth(c, Env(vals, {}, {b: i})) is True for c in rest)
                     ]
                     if not ok:
-                        continue
+                        return False
                     i = rng.choice(ok)
                     v = m.point(y, Env(vals, {}, {b: i}))
                     if v is not None and static[cx][0] <= v <= static[cx][1]:
@@ -299,6 +298,7 @@ class Steerer:
                 else:
                     continue
                 break
+        return True
 
     def _pick(self, rng: random.Random, s: ValueSet, cell: tuple[Any, ...], k: int, remaining: int,
               kind: str = "") -> int | None:  # fmt: skip
