@@ -148,7 +148,11 @@ def test_whole_small_domain_equals_the_brute_force_domain() -> None:
     box = s.domain(1000)
     assert box is not None and len(box) == 100
     valid = [x for x in box if _accepted(prog, x)]
-    brute = [{"a": a, "b": b} for a, b in itertools.product(range(-3, 14), repeat=2) if _accepted(prog, {"a": a, "b": b})]
+    brute = [
+        {"a": a, "b": b}
+        for a, b in itertools.product(range(-3, 14), repeat=2)
+        if _accepted(prog, {"a": a, "b": b})
+    ]
     assert sorted(map(str, valid)) == sorted(map(str, brute)) and len(valid) == 55
 
 
@@ -159,6 +163,8 @@ def test_no_domain_when_the_box_is_over_the_cap_or_a_parameter_is_a_sequence(cap
 
 
 def test_deterministic_for_a_seed() -> None:
-    prog = _spec("a: Vec<i32>", "a.len() <= 20, forall|i: int| 0 <= i < a.len() ==> 0 <= #[trigger] a[i] <= 9,")
+    prog = _spec(
+        "a: Vec<i32>", "a.len() <= 20, forall|i: int| 0 <= i < a.len() ==> 0 <= #[trigger] a[i] <= 9,"
+    )
     assert _steer(prog).inputs(7, 30) == _steer(prog).inputs(7, 30)
     assert _steer(prog).inputs(7, 30) != _steer(prog).inputs(8, 30)

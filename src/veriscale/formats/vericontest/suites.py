@@ -80,7 +80,7 @@ class SuiteSettings:
     target: int = 200  # positives kept per problem (at most)
     candidates: int = 800  # candidate inputs generated per round
     rounds: int = 2  # more rounds (next seeds) while fewer than target + 25% inputs satisfy `requires`
-    steered: int = 300  # inputs built to satisfy `requires` (``suite_steering``), per round after the first
+    steered: int = 250  # inputs built to satisfy `requires` (``suite_steering``), per round after the first
     domain_cap: int = 800  # all-scalar problems: a box of at most this many points is checked whole
     max_len: int = 200  # longest generated sequence (spec checks are often cubic in it)
     code_multiplier: int = 8  # mutant negatives up to this × positives

@@ -37,7 +37,7 @@ from ...values.rust_types import INT_RANGES
 from ...values.types import TCon, Type
 from .spec.ast import Binary, Call, Cast, Chain, Expr, Index, Lit, MethodCall, Path, Quant, Unary, View
 
-__all__ = ["NEG", "POS", "Env", "ForallC", "RequiresModel", "ValueSet", "kind_of"]
+__all__ = ["NEG", "POS", "Env", "ForallC", "RequiresModel", "ValueSet", "kind_of", "names_in"]
 
 NEG, POS = -(10**40), 10**40  # "unbounded" ends of a value set
 INLINE_DEPTH = 4
@@ -191,6 +191,7 @@ class RequiresModel:
         self.spec = spec
         self.kinds = kinds
         self.plain: list[Expr] = []
+        self.plain_indexed: list[frozenset[str]] = []  # per plain conjunct: the sequences it indexes
         self.foralls: list[ForallC] = []
         self.exists: list[Quant] = []
         for c in spec.requires:
@@ -263,6 +264,7 @@ class RequiresModel:
             self.exists.append(e)
         else:
             self.plain.append(e)
+            self.plain_indexed.append(frozenset(p for p, _ in _index_refs(e, self.kinds)))
 
     # ---- evaluation
     def cell_of(self, e: Expr, env: Env) -> Cell | None:
@@ -409,6 +411,8 @@ class RequiresModel:
         return None
 
     def _compare(self, lhs: Expr, op: str, rhs: Expr, cell: Cell, env: Env) -> ValueSet | None:
+        if cell[1] not in _names(lhs):  # cannot be linear in the cell
+            return None
         lin = self._linear(lhs, cell, env)
         if lin is None or _mentions_cell(self, rhs, cell, env):
             return None
@@ -547,6 +551,11 @@ def _names(e: Any) -> frozenset[str]:
         return frozenset(out)
 
     return _memo("names", e, walk)
+
+
+def names_in(e: Any) -> frozenset[str]:
+    """Local names read anywhere in ``e`` (remembered per node)."""
+    return _names(e)
 
 
 def _reads_elements(e: Any) -> bool:

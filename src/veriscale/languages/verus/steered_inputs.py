@@ -32,8 +32,9 @@ drawn from what the conjuncts leave possible given the cells already fixed:
   ``== p[0].len()`` row lengths, ``x == 'Y' || x == 'N'`` or ``valid_latin(c)`` (inlined)
   a union of ranges.
 
-Value choice: lengths follow a ladder (0, 1, 2, 3, 5, 8, … up to the cap) across the
-inputs; a value bounded from below by an earlier element (an order) steps up by at most
+Value choice: one input in eight takes its top-level lengths from a ladder (0, 1, 2, 3,
+5, 8, … up to the cap), the others up to 20 above the smallest length allowed (rows: up to
+8); generation stops after ``MAX_CELLS`` cells (a count). A value bounded from below by an earlier element (an order) steps up by at most
 the room left divided by the elements still to place, so long ordered sequences fit;
 other values mix corners, small magnitudes, log-uniform magnitudes and uniform draws.
 An unbounded side of an integer range is cut ``DEFAULT_SPAN`` beyond the other side.
@@ -60,7 +61,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...values.types import Type
-from .requires_model import NEG, POS, Env, ForallC, RequiresModel, ValueSet, kind_of
+from .requires_model import NEG, POS, Env, ForallC, RequiresModel, ValueSet, kind_of, names_in
 from .spec.ast import Binary, Chain, Expr, Lit, Path
 from .spec.ast import Quant as _Quant
 
@@ -71,7 +72,7 @@ DOMAIN_FAMILY = "domain"
 DEFAULT_SPAN = 100
 PROPAGATION_ROUNDS = 8
 ATTEMPTS = 3
-MAX_CELLS = 20_000  # cells placed per call of ``inputs`` at most
+MAX_CELLS = 12_000  # cells placed per call of ``inputs`` at most
 FREE_CAP = 16  # values tried for a binder the cell does not determine (nearest indices first)
 LADDER = (0, 1, 2, 3, 5, 8, 13, 21, 34, 55, 100, 200, 500, 1000)
 LETTERS = (ord("a"), ord("z"))
@@ -141,7 +142,10 @@ class Steerer:
         m = self.model
         assert m is not None
         out: ValueSet | None = None
-        for e in m.plain:
+        inner = len(cell) > 2  # an element or a row length: only conjuncts that index its sequence
+        for e, indexed in zip(m.plain, m.plain_indexed):
+            if (inner and cell[1] not in indexed) or cell[1] not in names_in(e):
+                continue
             s = m.allowed(e, cell, env)
             if s is not None:
                 out = s if out is None else out.meet(s)
@@ -340,9 +344,9 @@ class Steerer:
 
     def _within(self, rng: random.Random, lo: int, hi: int, s: ValueSet, cell: tuple[Any, ...], k: int,
                 remaining: int, kind: str) -> int:  # fmt: skip
-        if kind == "len":  # one input in four climbs the ladder, the others stay short (cheap to check)
-            if len(cell) == 2 and k % 4 == 0:
-                want = LADDER[(k // 4) % len(LADDER)]
+        if kind == "len":  # one input in eight climbs the ladder, the others stay short (cheap to check)
+            if len(cell) == 2 and k % 8 == 0:
+                want = LADDER[(k // 8) % len(LADDER)]
             else:
                 want = rng.randint(lo, min(hi, lo + (20 if len(cell) == 2 else 8)))
             return min(hi, max(lo, want))
