@@ -72,8 +72,8 @@ def test_strictly_increasing_sequence_fits_its_range() -> None:
         forall|i: int| 0 <= i < a.len() ==> 1 <= #[trigger] a[i] <= 60,
         forall|i: int| 0 <= i < a.len() - 1 ==> a[i] < a[i + 1],""",
     )
-    got = _steer(prog).inputs(1, 50)
-    _check_all(prog, got, 50)
+    got = _steer(prog).inputs(1, 120)  # one input in eight climbs the length ladder
+    _check_all(prog, got, 120)
     assert max(len(x["a"]) for x in got) >= 30
 
 

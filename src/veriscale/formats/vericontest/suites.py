@@ -169,9 +169,11 @@ def _verdicts(te: Any, pairs: list[tuple[dict[str, Any], Any]], with_output: boo
     return out
 
 
-def _size_key(raw: dict[str, Any]) -> int:
-    """Size of a test input: the length of its canonical JSON (orders retries smallest first)."""
-    return len(canon(raw))
+def _size_key(raw: dict[str, Any]) -> tuple[int, str]:
+    """Size of a test input: the length of its canonical JSON, then the JSON itself (orders retries
+    smallest first; among equal lengths ``{"n":120}`` before ``{"n":999}``)."""
+    c = canon(raw)
+    return len(c), c
 
 
 def _engine(settings: SuiteSettings, cache: Path | str | None) -> VeriContestEngine:

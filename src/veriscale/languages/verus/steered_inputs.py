@@ -15,7 +15,7 @@ caps ``n`` by the length cap, ``a.len() == m - 1`` ties a length to a scalar, ``
 orders scalars.
 
 **Steered inputs** (``inputs(seed, count)``), one at a time, cells in a fixed order:
-scalars and top-level lengths in parameter order, then every sequence's elements in
+top-level lengths, then scalars (each in parameter order), then every sequence's elements in
 index order (row by row: the row's length, then its elements). Each cell's value is
 drawn from what the conjuncts leave possible given the cells already fixed:
 
@@ -57,7 +57,7 @@ import itertools
 import json
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from ...values.types import Type
@@ -193,7 +193,8 @@ class Steerer:
         assert m is not None
         vals: dict[tuple[Any, ...], int] = {}
         static = dict(self.static)
-        for c in self._top_cells():
+        # lengths first: a scalar tied to a length (``n == p.len()``) then follows the length's short draw
+        for c in sorted(self._top_cells(), key=lambda c: c[0] != "len"):
             env = Env(vals, {x: v for x, v in static.items() if x not in vals and x != c})
             s = self._plain_allowed(c, env) or ValueSet()
             s = s.meet(ValueSet([static[c]]))
@@ -205,8 +206,11 @@ class Steerer:
             kind = self.kinds[n]
             if kind[0] == "seq":
                 length = vals[("len", n)]
+                hint = self._direction(vals, static, n, kind[1]) if length >= 2 else set()
                 for i in range(length):
-                    if not self._fill(rng, vals, static, ("e", n, i), kind[1], length - 1 - i, k):
+                    if not self._fill(
+                        rng, vals, static, ("e", n, i), kind[1], length - 1 - i, k, hint if i == 0 else set()
+                    ):
                         return None
             elif kind[0] == "seq2":
                 rows = vals[("len", n)]
@@ -221,15 +225,36 @@ class Steerer:
         return vals if self._witnesses(rng, vals, static) else None
 
     def _fill(self, rng: random.Random, vals: dict[tuple[Any, ...], int], static: dict[tuple[Any, ...], tuple[int, int]],
-              cell: tuple[Any, ...], kind: tuple[Any, ...], remaining: int, k: int) -> bool:  # fmt: skip
+              cell: tuple[Any, ...], kind: tuple[Any, ...], remaining: int, k: int,
+              hint: Collection[str] = ()) -> bool:  # fmt: skip
         s = self._cell_allowed(cell, vals, static) or ValueSet()
         s = s.meet(ValueSet([(kind[1], kind[2])]))
+        if hint and not s.ordered:  # the first element of an ordered sequence leaves room for the rest
+            s.ordered = set(hint)
         v = self._pick(rng, s, cell, k, remaining, kind[0])
         if v is None:
             return False
         vals[cell] = v
         self.cells += 1
         return True
+
+    def _direction(self, vals: dict[tuple[Any, ...], int], static: dict[tuple[Any, ...], tuple[int, int]],
+                   n: str, kind: tuple[Any, ...]) -> set[str]:  # fmt: skip
+        """Is ``n`` ordered? A dry look at element 1 with element 0 at the middle of its range: an element
+        bound from below (``lo``, increasing) or above (``hi``, decreasing) by element 0; else nothing."""
+        s0 = (self._cell_allowed(("e", n, 0), vals, static) or ValueSet()).meet(
+            ValueSet([(kind[1], kind[2])])
+        )
+        h = s0.hull()
+        if h is None:
+            return set()
+        lo, hi = max(h[0], -(2**62)), min(h[1], 2**62)
+        vals[("e", n, 0)] = (lo + hi) // 2
+        try:
+            s1 = self._cell_allowed(("e", n, 1), vals, static)
+        finally:
+            del vals[("e", n, 0)]
+        return set(s1.ordered) if s1 is not None and len(s1.ordered) == 1 else set()
 
     def _cell_allowed(self, cell: tuple[Any, ...], vals: dict[tuple[Any, ...], int],
                       static: dict[tuple[Any, ...], tuple[int, int]]) -> ValueSet | None:  # fmt: skip
