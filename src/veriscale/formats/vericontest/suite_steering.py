@@ -25,7 +25,7 @@ from ...languages.verus.steered_inputs import DOMAIN_FAMILY, STEER_FAMILY, Steer
 from ...runtime.engine import Verdict
 from ...values.codec import DecodeError
 
-__all__ = ["STEER_FAMILY", "steered_candidates", "steerer_for", "whole_domain"]
+__all__ = ["STEER_FAMILY", "requires_tally", "steered_candidates", "steerer_for", "whole_domain"]
 
 
 def steerer_for(problem: Any, spec: Any, max_len: int) -> Steerer | None:
@@ -68,3 +68,19 @@ def steered_candidates(steer: Steerer | None, seed: int, count: int) -> list[tup
     if steer is None:
         return []
     return [(STEER_FAMILY, x) for x in steer.inputs(seed, count)]
+
+
+def requires_tally(te: Any, inputs: list[dict[str, Any]],
+                   verdicts: Callable[[list[tuple[dict[str, Any], Any]]], list[Verdict]]) -> dict[str, int]:  # fmt: skip
+    """What ``requires`` makes of some inputs (model-written ones, when the whole domain replaced the
+    candidates): counts of true / false / unknown; undecodable inputs count as false."""
+    dec = []
+    bad = 0
+    for raw in inputs:
+        try:
+            dec.append(te.decode_inputs(raw))
+        except (DecodeError, TypeError, ValueError):
+            bad += 1
+    pre = verdicts([(d, None) for d in dec])
+    return {"true": sum(v.is_true for v in pre), "false": bad + sum(v.is_false for v in pre),
+            "unknown": sum(v.is_unknown for v in pre)}  # fmt: skip

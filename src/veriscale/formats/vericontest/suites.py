@@ -69,7 +69,7 @@ from ...values.codec import DecodeError
 from .semantic import finish_semantic, interleave, run_semantic, source_order
 from .suite_coverage import branch_coverage, weakened_kills
 from .suite_prompts import Variant
-from .suite_steering import STEER_FAMILY, steered_candidates, steerer_for, whole_domain
+from .suite_steering import STEER_FAMILY, requires_tally, steered_candidates, steerer_for, whole_domain
 
 __all__ = ["SuiteSettings", "build_suite", "canon"]
 
@@ -223,6 +223,14 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
         doc["notes"].append(doc["domain"]["note"])
         counts.update(candidates=doc["domain"]["box"], requires_true=len(valid),
                       requires_false=doc["domain"]["box"] - len(valid))  # fmt: skip
+        if extra_inputs:  # model-written inputs: what `requires` says of them is still recorded, and a
+            # domain point a generator printed takes the generator's family (it came first)
+            fams: dict[str, str] = {}
+            for fam, raw in extra_inputs:
+                fams.setdefault(canon(raw), fam)
+            valid = [(fams.get(canon(raw), fam), raw, dec) for fam, raw, dec in valid]
+            counts["generator_requires"] = requires_tally(te, [raw for _, raw in extra_inputs],
+                                                          lambda pairs: _verdicts(te, pairs, False, st, requires_py))  # fmt: skip
     for rnd in range(0 if dom is not None else st.rounds):
         if len(valid) >= st.target + st.target // 4 or time.perf_counter() > deadline:
             break
