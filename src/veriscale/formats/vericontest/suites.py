@@ -267,9 +267,9 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
         if counts["requires_true"] == 0 and rnd >= 1:
             break  # nothing our generators make satisfies `requires`: more rounds will not help
     # Passes. A probe of CHECK_CHUNK valid inputs in candidate order (checker fuel capped so that it
-    # spends at most a quarter of `ensures_steps`) measures the checker's steps per case; if the first
-    # target + 25% would overrun `ensures_steps` at that rate, or an eighth of the probe ended UNKNOWN,
-    # every remaining valid input is taken smallest first (big inputs cost the most and are the ones
+    # spends at most a quarter of `ensures_steps`) measures the checker's steps per case (an UNKNOWN case
+    # counting as the full `checker_fuel`); if the first target + 25% would overrun `ensures_steps` at
+    # that rate, every remaining valid input is taken smallest first (big inputs cost the most and are the ones
     # whose `ensures` ends UNKNOWN), else the first target + 25% in candidate order. While positives are short, more passes
     # over the unused valid inputs, smallest first; at most ENSURES_PASSES, stopping when a pass after
     # the first two adds no positive or the step budget is spent. All decided by step counts.
@@ -303,10 +303,11 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
                                ref_statuses, secs, ensures_spent, ensures_py)  # fmt: skip
         counts["ensures_passes"] += 1
         if counts["ensures_passes"] == 1:  # after the probe
-            per_case = (ck.steps - ck_steps0) / len(chunk) if ck is not None else 0.0
-            # expensive, or an eighth of the probe left UNKNOWN (big inputs are the ones whose ensures
-            # runs out of fuel, checker's or Python evaluator's): the rest smallest first
-            if per_case * width > st.ensures_steps or 8 * counts["ensures_unknown"] >= len(chunk):
+            # a probe case left UNKNOWN counts as the full checker fuel (it ran out of the capped fuel, or
+            # needed the Python evaluator): big inputs are the ones whose ensures runs out of fuel
+            spent = (ck.steps - ck_steps0) if ck is not None else 0
+            per_case = (spent + counts["ensures_unknown"] * st.checker_fuel) / len(chunk)
+            if per_case * width > st.ensures_steps:
                 counts["smallest_first"] = True
                 spare = sorted(head + spare, key=lambda x: _size_key(x[1]))
                 head = []
