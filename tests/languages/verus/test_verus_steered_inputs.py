@@ -168,3 +168,11 @@ def test_deterministic_for_a_seed() -> None:
     )
     assert _steer(prog).inputs(7, 30) == _steer(prog).inputs(7, 30)
     assert _steer(prog).inputs(7, 30) != _steer(prog).inputs(8, 30)
+
+
+def test_a_narrowing_cast_gives_no_domain_unless_the_box_makes_it_exact() -> None:
+    wraps = _spec("x: i32", "(x as u8) == 3,")  # x = 259 may satisfy it too: no box claim
+    assert _steer(wraps).domain(10**6) is None
+    exact = _spec("x: i32", "0 <= x <= 37, (x as u8) <= 200,")  # exact on the box 0..37 of the other conjunct
+    dom = _steer(exact).domain(1000)
+    assert dom is not None and len(dom) == 38

@@ -266,6 +266,31 @@ class RequiresModel:
             self.plain.append(e)
             self.plain_indexed.append(frozenset(p for p, _ in _index_refs(e, self.kinds)))
 
+    def exact_casts(self, e: Any, ranges: dict[str, Ival]) -> bool:
+        """Is every cast in ``e`` the identity on the values it can see (``as int``, or a scalar parameter
+        whose range — ``ranges``, else its Rust type's — fits the target type)? The reader looks through
+        casts, which is exact only then."""
+        if isinstance(e, Cast) and isinstance(e.type, TCon) and e.type.name != "int":
+            inner = _strip(e.expr)
+            k = self.kinds.get(inner.name) if isinstance(inner, Path) and inner.is_local else None
+            tgt = INT_RANGES.get(e.type.name) or ((0, POS) if e.type.name == "nat" else None)
+            if k is None or k[0] != "scalar" or tgt is None:
+                return False
+            assert isinstance(inner, Path)
+            lo, hi = ranges.get(inner.name, (k[1][1], k[1][2]))
+            if not (tgt[0] <= lo and hi <= tgt[1]):
+                return False
+        for f in dataclasses.fields(e) if dataclasses.is_dataclass(e) else ():
+            v = getattr(e, f.name)
+            for x in v if isinstance(v, tuple) else (v,):
+                if (
+                    dataclasses.is_dataclass(x)
+                    and not isinstance(x, type)
+                    and not self.exact_casts(x, ranges)
+                ):
+                    return False
+        return True
+
     # ---- evaluation
     def cell_of(self, e: Expr, env: Env) -> Cell | None:
         """The cell ``e`` names (indices evaluated), or None."""

@@ -45,7 +45,8 @@ every input with the ground-truth ``requires``.
 
 **Small domains** (``domain(cap)``): when every parameter is a scalar and the static
 box holds at most ``cap`` points, the whole box in lexicographic order. The static
-ranges only use necessary conditions, so every input ``requires`` accepts is in the
+ranges only use necessary conditions (and a cast in a plain conjunct must be exact: to
+``int``, or of a parameter whose type fits the target type; otherwise no box), so every input ``requires`` accepts is in the
 box: checking the box with ``requires`` yields the **whole** valid domain.
 
 Deterministic for a seed (``random.Random``; no set decides an order).
@@ -110,7 +111,8 @@ class Steerer:
             cells.append(("v", n) if k[0] == "scalar" else ("len", n))
         return cells
 
-    def _propagate(self) -> bool:
+    def _propagate(self, skip: frozenset[int] = frozenset()) -> bool:
+        """Fill ``self.static`` from the plain conjuncts (but those at the positions in ``skip``)."""
         m = self.model
         assert m is not None
         for n in self.names:
@@ -123,7 +125,7 @@ class Steerer:
             moved = False
             for c in self._top_cells():
                 env = Env({}, {x: v for x, v in self.static.items() if x != c})
-                s = self._plain_allowed(c, env)
+                s = self._plain_allowed(c, env, skip)
                 if s is None:
                     continue
                 lo, hi = self.static[c]
@@ -138,13 +140,15 @@ class Steerer:
                 break
         return True
 
-    def _plain_allowed(self, cell: tuple[Any, ...], env: Env) -> ValueSet | None:
+    def _plain_allowed(
+        self, cell: tuple[Any, ...], env: Env, skip: frozenset[int] = frozenset()
+    ) -> ValueSet | None:
         m = self.model
         assert m is not None
         out: ValueSet | None = None
         inner = len(cell) > 2  # an element or a row length: only conjuncts that index its sequence
-        for e, indexed in zip(m.plain, m.plain_indexed):
-            if (inner and cell[1] not in indexed) or cell[1] not in names_in(e):
+        for pos, (e, indexed) in enumerate(zip(m.plain, m.plain_indexed)):
+            if pos in skip or (inner and cell[1] not in indexed) or cell[1] not in names_in(e):
                 continue
             s = m.allowed(e, cell, env)
             if s is not None:
@@ -156,6 +160,18 @@ class Steerer:
         """Every point of the static box when all parameters are scalars and it has at most ``cap``."""
         if not self.feasible or not all(self.kinds[n][0] == "scalar" for n in self.names):
             return None
+        m = self.model
+        assert m is not None
+        inexact = frozenset(k for k, e in enumerate(m.plain) if not m.exact_casts(e, {}))
+        if inexact:  # casts the reader looks through must be exact: on the box of the other conjuncts
+            keep = dict(self.static)
+            try:
+                self._propagate(inexact)
+                box = {n: self.static[("v", n)] for n in self.names}
+            finally:
+                self.static = keep
+            if not all(m.exact_casts(m.plain[k], box) for k in inexact):
+                return None
         ranges = [self.static[("v", n)] for n in self.names]
         if math.prod(hi - lo + 1 for lo, hi in ranges) > cap:
             return None
