@@ -2,7 +2,7 @@
 
 Usage:
     python benchmarks/bench_vericontest_suites.py [--benchmark DIR] [--sample 100] [--workers 2]
-        [--out DIR] [--schemata 3] [--report-only]
+        [--out DIR] [--schemata 3] [--report-only] [--only ID,ID,...]
 
 The sample is fixed: of all problems in format order (LeetCode then Codeforces),
 the ones at positions ``floor(k * total / sample)``, k = 0 … sample-1. The run
@@ -100,6 +100,8 @@ def _summary(d: dict) -> dict:
         "clock_guard": bool(c.get("clock_guard")),
         "mutant_error": bool(m.get("error")),
         "ensures_unknown": c.get("ensures_unknown", 0),
+        "domain": (d.get("domain") or {}).get("inputs") if (d.get("domain") or {}).get("exhausted") else None,
+        "steered": c.get("steered_requires") or {},
         "coverage": {"probes": len((d.get("coverage") or {}).get("probes") or []),
                      "covered": (d.get("coverage") or {}).get("covered", 0),
                      "error": (d.get("coverage") or {}).get("error", "")},
@@ -188,6 +190,19 @@ def report(out: Path, ids: list[str], wall: float | None) -> None:
     )
     unk = sum(d["ensures_unknown"] for d in docs)
     print(f"positives dropped as ensures UNKNOWN: {unk}")
+    dom = [(d["task_id"], d["domain"], d["positives"]) for d in docs if d["domain"] is not None]
+    print(
+        f"whole valid domain enumerated (domain exhausted: inputs -> positives): {len(dom)} problems "
+        + ", ".join(f"{t} {n}->{p}" for t, n, p in dom)
+    )
+    st = [(d["task_id"], d["steered"]) for d in docs if d["steered"]]
+    print(
+        f"requires-steered inputs used by {len(st)} problems; requires TRUE "
+        f"{sum(x.get('true', 0) for _, x in st)} / FALSE {sum(x.get('false', 0) for _, x in st)} / "
+        f"UNKNOWN {sum(x.get('unknown', 0) for _, x in st)}"
+    )
+    short = sorted((d["positives"], d["task_id"]) for d in docs if d["positives"] < 150)
+    print("under 150 positives: " + ", ".join(f"{t} {n}" for n, t in short))
     stages: dict[str, float] = {}
     for d in docs:
         for k, v in d["seconds"].items():
@@ -226,8 +241,9 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--schemata", type=int, default=0)
     ap.add_argument("--report-only", action="store_true")
+    ap.add_argument("--only", default="", help="comma-separated problem ids instead of the fixed sample")
     args = ap.parse_args()
-    ids = sample(args.benchmark, args.sample)
+    ids = [x for x in args.only.split(",") if x] if args.only else sample(args.benchmark, args.sample)
     out = args.out or Path(tempfile.mkdtemp(prefix="vc-suites-"))
     print(
         f"sample: {len(ids)} problems ({sum(i.startswith('lc') for i in ids)} lc, "

@@ -168,6 +168,8 @@ def lite_selection(doc: dict[str, Any]) -> tuple[list[int], list[int], dict[str,
         "coverage_preserved": lite_br == plus_br,
         "plus_weakened": plus_weak.bit_count(), "lite_weakened": got.bit_count(),
     }  # fmt: skip
+    if (doc.get("domain") or {}).get("exhausted"):  # fewer positives because the valid domain is that small
+        summary["domain_exhausted"] = doc["domain"]["inputs"]
     return chosen, picked, summary
 
 

@@ -83,7 +83,7 @@ class VeriContestSuites:
             "coverage": _coverage_for(cov, [hits[i] for i in positives]) if cov else None,
             "settings": doc.get("settings", {}),
         }  # fmt: skip
-        for key in ("semantic", "generators"):  # the model-driven stages, when they ran
+        for key in ("semantic", "generators", "domain"):  # model-driven stages, when they ran; a whole domain
             if doc.get(key):
                 prov[key] = doc[key]
         dest = Path(dest_root) / family / task_dir.name

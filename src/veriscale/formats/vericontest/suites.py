@@ -41,7 +41,7 @@ import json
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +69,7 @@ from ...values.codec import DecodeError
 from .semantic import finish_semantic, interleave, run_semantic, source_order
 from .suite_coverage import branch_coverage, weakened_kills
 from .suite_prompts import Variant
+from .suite_steering import STEER_FAMILY, requires_tally, steered_candidates, steerer_for, whole_domain
 
 __all__ = ["SuiteSettings", "build_suite", "canon"]
 
@@ -79,6 +80,8 @@ class SuiteSettings:
     target: int = 200  # positives kept per problem (at most)
     candidates: int = 800  # candidate inputs generated per round
     rounds: int = 2  # more rounds (next seeds) while fewer than target + 25% inputs satisfy `requires`
+    steered: int = 250  # inputs built to satisfy `requires` (``suite_steering``), per round after the first
+    domain_cap: int = 800  # all-scalar problems: a box of at most this many points is checked whole
     max_len: int = 200  # longest generated sequence (spec checks are often cubic in it)
     code_multiplier: int = 8  # mutant negatives up to this × positives
     multiplier: int = 10  # all negatives up to this × positives
@@ -166,9 +169,11 @@ def _verdicts(te: Any, pairs: list[tuple[dict[str, Any], Any]], with_output: boo
     return out
 
 
-def _size_key(raw: dict[str, Any]) -> int:
-    """Size of a test input: the length of its canonical JSON (orders retries smallest first)."""
-    return len(canon(raw))
+def _size_key(raw: dict[str, Any]) -> tuple[int, str]:
+    """Size of a test input: the length of its canonical JSON, then the JSON itself (orders retries
+    smallest first; among equal lengths ``{"n":120}`` before ``{"n":999}``)."""
+    c = canon(raw)
+    return len(c), c
 
 
 def _engine(settings: SuiteSettings, cache: Path | str | None) -> VeriContestEngine:
@@ -210,13 +215,31 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
     counts: dict[str, Any] = {"candidates": 0, "undecodable": 0, "requires_true": 0, "requires_false": 0,
                               "requires_unknown": 0, "rounds": 0}  # fmt: skip
     requires_py = _PyBudget(st.python_unknown, st.bignum_checks)
-    for rnd in range(st.rounds):
+    steer = steerer_for(problem, spec, st.max_len)
+    dom = whole_domain(te, steer, st.domain_cap, st.target + st.target // 4,
+                       lambda pairs: _verdicts(te, pairs, False, st, requires_py))  # fmt: skip
+    if dom is not None:  # the whole valid domain: no generated candidates needed
+        valid, doc["domain"] = dom
+        doc["notes"].append(doc["domain"]["note"])
+        counts.update(candidates=doc["domain"]["box"], requires_true=len(valid),
+                      requires_false=doc["domain"]["box"] - len(valid))  # fmt: skip
+        if extra_inputs:  # model-written inputs: what `requires` says of them is still recorded, and a
+            # domain point a generator printed takes the generator's family (it came first)
+            fams: dict[str, str] = {}
+            for fam, raw in extra_inputs:
+                fams.setdefault(canon(raw), fam)
+            valid = [(fams.get(canon(raw), fam), raw, dec) for fam, raw, dec in valid]
+            counts["generator_requires"] = requires_tally(te, [raw for _, raw in extra_inputs],
+                                                          lambda pairs: _verdicts(te, pairs, False, st, requires_py))  # fmt: skip
+    for rnd in range(0 if dom is not None else st.rounds):
         if len(valid) >= st.target + st.target // 4 or time.perf_counter() > deadline:
             break
         cands = candidate_inputs(params, bounds, seed=st.seed + rnd, count=st.candidates, max_len=st.max_len,
                                  structs=problem.structs)  # fmt: skip
         if rnd == 0 and extra_inputs:
             cands = interleave(list(extra_inputs), list(cands))
+        if rnd >= 1:  # the first round found too few valid inputs: inputs built to satisfy `requires`
+            cands = interleave(steered_candidates(steer, st.seed + rnd, st.steered), list(cands))
         fresh = []
         for fam, raw in cands:
             k = canon(raw)
@@ -232,8 +255,9 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
         pre = _verdicts(te, [(d, None) for _, _, d in fresh], False, st, requires_py)
         valid.extend(x for x, v in zip(fresh, pre) if v.is_true)
         for (fam, _, _), v in zip(fresh, pre):  # model-written generators: what `requires` made of them
-            if fam.startswith("generator:"):
-                g = counts.setdefault("generator_requires", {"true": 0, "false": 0, "unknown": 0})
+            if fam.startswith("generator:") or fam == STEER_FAMILY:
+                key = "steered_requires" if fam == STEER_FAMILY else "generator_requires"
+                g = counts.setdefault(key, {"true": 0, "false": 0, "unknown": 0})
                 g["true" if v.is_true else "false" if v.is_false else "unknown"] += 1
         counts["rounds"] += 1
         counts["candidates"] += len(fresh)
@@ -242,10 +266,11 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
         counts["requires_unknown"] += sum(v.is_unknown for v in pre)
         if counts["requires_true"] == 0 and rnd >= 1:
             break  # nothing our generators make satisfies `requires`: more rounds will not help
-    # Passes. A probe of CHECK_CHUNK valid inputs in candidate order measures the checker's steps per
-    # case; if the first target + 25% would overrun `ensures_steps` at that rate, every remaining valid
-    # input is taken smallest first (big inputs cost the most and are the ones whose `ensures` ends
-    # UNKNOWN), else the first target + 25% in candidate order. While positives are short, more passes
+    # Passes. A probe of CHECK_CHUNK valid inputs in candidate order (checker fuel capped so that it
+    # spends at most a quarter of `ensures_steps`) measures the checker's steps per case (an UNKNOWN case
+    # counting as the full `checker_fuel`); if the first target + 25% would overrun `ensures_steps` at
+    # that rate, every remaining valid input is taken smallest first (big inputs cost the most and are the ones
+    # whose `ensures` ends UNKNOWN), else the first target + 25% in candidate order. While positives are short, more passes
     # over the unused valid inputs, smallest first; at most ENSURES_PASSES, stopping when a pass after
     # the first two adds no positive or the step budget is spent. All decided by step counts.
     width = st.target + st.target // 4
@@ -269,11 +294,19 @@ def build_suite(problem: Any, settings: SuiteSettings | None = None, *, cache: P
         if ensures_spent():
             break
         before = len(positives)
-        _reference_and_ensures(problem, te, st, chunk, positives, decoded_pos, micros, doc, counts,
+        probe = counts["ensures_passes"] == 0
+        # the probe's checker fuel per clause and case is capped so that it cannot spend more than a
+        # quarter of `ensures_steps` (a case that needs more is UNKNOWN and marks the problem expensive)
+        probe_fuel = min(st.checker_fuel, st.ensures_steps // (4 * CHECK_CHUNK))
+        pst = replace(st, checker_fuel=probe_fuel) if probe else st
+        _reference_and_ensures(problem, te, pst, chunk, positives, decoded_pos, micros, doc, counts,
                                ref_statuses, secs, ensures_spent, ensures_py)  # fmt: skip
         counts["ensures_passes"] += 1
         if counts["ensures_passes"] == 1:  # after the probe
-            per_case = (ck.steps - ck_steps0) / len(chunk) if ck is not None else 0.0
+            # a probe case left UNKNOWN counts as the full checker fuel (it ran out of the capped fuel, or
+            # needed the Python evaluator): big inputs are the ones whose ensures runs out of fuel
+            spent = (ck.steps - ck_steps0) if ck is not None else 0
+            per_case = (spent + counts["ensures_unknown"] * st.checker_fuel) / len(chunk)
             if per_case * width > st.ensures_steps:
                 counts["smallest_first"] = True
                 spare = sorted(head + spare, key=lambda x: _size_key(x[1]))
