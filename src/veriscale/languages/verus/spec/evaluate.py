@@ -1715,57 +1715,78 @@ class _Quantifier:
     def _affine_pieces(
         self, k: int, env: dict[str, Any], exists: bool, lo: int | None, hi: int | None
     ) -> bool:
-        b = self.binders[k]
+        found = [False]
+        err: list[rt.SpecError | None] = [None]
+
+        def step() -> None:  # the same for a stand-in piece and for one enumerated value
+            try:
+                r = self._quant(k + 1, env, exists)
+            except affine.NotAffine:
+                raise
+            except rt.SpecError as exc:
+                err[0] = err[0] or exc
+                return
+            if r == exists:
+                found[0] = True
+
+        self._walk_pieces(self.binders[k].name, env, lo, hi, step, step, lambda: found[0])
+        if found[0]:
+            return exists
+        if err[0] is not None:
+            raise err[0]
+        return not exists
+
+    def _walk_pieces(
+        self,
+        name: str,
+        env: dict[str, Any],
+        lo: int | None,
+        hi: int | None,
+        piece: Callable[[], None],
+        value: Callable[[], None],
+        done: Callable[[], bool],
+    ) -> None:
+        """The piece loop of ``_with_affine`` and ``_choose_affine``: binds ``name`` in ``env`` to an affine
+        stand-in over each piece and calls ``piece`` (a non-uniform comparison splits the piece at its
+        cut, both halves redone, lower first; ``NotAffine`` on a finite piece under
+        ``_CONCRETE_FALLBACK`` values, or any piece under ``_CONCRETE_PIECE``, enumerates it instead,
+        calling ``value`` per value), until ``done()`` or no piece is left. One step is charged per
+        piece; more than ``_MAX_PIECES`` is ``NotAffine``."""
         todo: list[tuple[int | None, int | None]] = [(lo, hi)]
-        err: rt.SpecError | None = None
         concrete: list[tuple[int, int]] = []  # finite pieces to enumerate value by value
         pieces = 0
-        while todo or concrete:
+        while (todo or concrete) and not done():
             limits.charge(1)
             pieces += 1
             if pieces > _MAX_PIECES:
-                raise affine.NotAffine(f"binder {b.name}: more than {_MAX_PIECES} pieces")
+                raise affine.NotAffine(f"binder {name}: more than {_MAX_PIECES} pieces")
             if concrete:
                 p_lo, p_hi = concrete.pop()
                 for v in range(p_lo, p_hi + 1):
-                    env[b.name] = v
-                    try:
-                        if self._quant(k + 1, env, exists) == exists:
-                            return exists
-                    except affine.NotAffine:
-                        raise
-                    except rt.SpecError as exc:
-                        err = err or exc
+                    env[name] = v
+                    value()
+                    if done():
+                        break
                 continue
             p_lo, p_hi = todo.pop()
             if p_lo is not None and p_hi is not None and p_hi - p_lo < _CONCRETE_PIECE:
                 concrete.append((p_lo, p_hi))
                 continue
-            cell = affine.Cell(b.name, p_lo, p_hi)
-            env[b.name] = Affine(cell, 1, 0)
+            cell = affine.Cell(name, p_lo, p_hi)
+            env[name] = Affine(cell, 1, 0)
             try:
-                r = self._quant(k + 1, env, exists)
+                piece()
             except affine.Split as sp:
                 if sp.cell is not cell:
                     raise
                 todo.append((sp.t + 1, p_hi))
                 todo.append((p_lo, sp.t))
-                continue
             except affine.NotAffine:
                 # a finite piece is still enumerable (e.g. a length pinned to the binder); an infinite or
                 # huge one is left to the caller's other strategies
                 if p_lo is None or p_hi is None or p_hi - p_lo >= _CONCRETE_FALLBACK:
                     raise
                 concrete.append((p_lo, p_hi))
-                continue
-            except rt.SpecError as exc:
-                err = err or exc
-                continue
-            if r == exists:
-                return exists
-        if err is not None:
-            raise err
-        return not exists
 
     def _choose_affine(
         self, k: int, env: dict[str, Any], out: list[Any], lo: int | None, hi: int | None
@@ -1782,44 +1803,14 @@ class _Quantifier:
     def _choose_pieces(
         self, k: int, env: dict[str, Any], out: list[Any], lo: int | None, hi: int | None
     ) -> bool:
-        b = self.binders[k]
-        todo: list[tuple[int | None, int | None]] = [(lo, hi)]
-        concrete: list[tuple[int, int]] = []
-        pieces = 0
-        while (todo or concrete) and len(out) < 2:
-            limits.charge(1)
-            pieces += 1
-            if pieces > _MAX_PIECES:
-                raise affine.NotAffine(f"binder {b.name}: more than {_MAX_PIECES} pieces")
-            if concrete:
-                p_lo, p_hi = concrete.pop()
-                for v in range(p_lo, p_hi + 1):
-                    env[b.name] = v
-                    self._choose(k + 1, env, out)
-                    if len(out) > 1:
-                        break
-                continue
-            p_lo, p_hi = todo.pop()
-            if p_lo is not None and p_hi is not None and p_hi - p_lo < _CONCRETE_PIECE:
-                concrete.append((p_lo, p_hi))
-                continue
-            cell = affine.Cell(b.name, p_lo, p_hi)
-            env[b.name] = Affine(cell, 1, 0)
-            try:
-                r = _truth(self.body(env))
-            except affine.Split as sp:
-                if sp.cell is not cell:
-                    raise
-                todo.append((sp.t + 1, p_hi))
-                todo.append((p_lo, sp.t))
-                continue
-            except affine.NotAffine:
-                if p_lo is None or p_hi is None or p_hi - p_lo >= _CONCRETE_FALLBACK:
-                    raise
-                concrete.append((p_lo, p_hi))
-                continue
-            if r:  # every value of the piece (two or more) is a witness
+        def piece() -> None:
+            if _truth(self.body(env)):  # every value of the piece (two or more) is a witness
                 out.extend([_SEVERAL, _SEVERAL])
+
+        def value() -> None:
+            self._choose(k + 1, env, out)
+
+        self._walk_pieces(self.binders[k].name, env, lo, hi, piece, value, lambda: len(out) >= 2)
         return True
 
     def _choose(self, k: int, env: dict[str, Any], out: list[Any]) -> bool:
