@@ -74,6 +74,8 @@ class BinderPlan:
     sum_to: list[Expr] = field(default_factory=list)  # sequence binders: sum(x) == e (see seq_sums)
     pins: list[tuple[Expr, Expr, str]] = field(default_factory=list)  # sequence binders: x[index] == value
     path: Any = None  # sequence binders: a path predicate (``seq_paths.PathShape``)
+    walk: Any = None  # sequence binders: a path predicate with length conditions (``seq_walks``)
+    cover: Any = None  # order-free sequence binders: an additive vector equation (``seq_covers``)
     choices: list[tuple[str, list[Expr]]] = field(default_factory=list)  # x[i] in {e1(i), ...} (seq_choices)
     enum_guards: list[tuple[Call, int]] = field(default_factory=list)  # G(.., x, ..) (enum_domains)
     sum_caps: list[Expr] = field(default_factory=list)  # forall: sum(x) <= e in counterexamples (seq_sumcaps)
@@ -815,14 +817,18 @@ def _plan_quantifier(q: Quant, inline: Inliner | None, fn_of: Any = None) -> lis
             et = t.args[0]  # type: ignore[union-attr]
             if isinstance(et, TCon) and et.name == "Tuple":
                 plans[k].tuple_fields = seq_multisets.element_plans(atoms, x, len(et.args), inline)
+            plans[k].cover = seq_covers.plan_cover(plans[k], atoms, x, fn_of)
         if len(names) == 1:
             plans[k].path = seq_paths.path_shape(q.body, q.kind, x, inline)
+            if plans[k].path is None:
+                plans[k].walk = seq_walks.walk_shape(q.body, q.kind, x, inline)
     return plans
 
 
 from . import (  # noqa: E402  (they import helpers of this module)
     enum_domains,
     seq_choices,
+    seq_covers,
     seq_lengths,
     seq_multisets,
     seq_paths,
@@ -830,6 +836,7 @@ from . import (  # noqa: E402  (they import helpers of this module)
     seq_shapes,
     seq_sumcaps,
     seq_sums,
+    seq_walks,
 )
 
 

@@ -43,10 +43,12 @@ from . import (
     linrec,
     prune,
     seq_choices,
+    seq_covers,
     seq_multisets,
     seq_paths,
     seq_sumcaps,
     seq_sums,
+    seq_walks,
 )
 from . import runtime as rt
 from .affine import Affine
@@ -904,6 +906,8 @@ class Compiler:
                 b.sum_to = [self.compile(x, sc) for x in p.sum_to]
             b.sum_caps = [self.compile(x, sc) for x in p.sum_caps]
             b.order_free = p.order_free and (p.tuple_fields is not None or not _is_tuple_seq(p.type))
+            if p.cover is not None and b.order_free:
+                b.cover = seq_covers.compile_cover(p.cover, self.compile, sc, p.name)
             if p.order_free and p.tuple_fields:
                 fsc = sc | {p.length.name} | {f.name for f in p.tuple_fields}
                 b.tuple_fields = [
@@ -916,6 +920,8 @@ class Compiler:
                 b.path = seq_paths.compile_shape(
                     p.path, p.name, elem_exprs, lambda e: self.compile(e, sc | {p.name})
                 )
+            if p.walk is not None:
+                b.walk = seq_walks.compile_shape(p.walk, p.name, elem_exprs, lambda e: self.compile(e, sc | {p.name}))
             if p.monotone is not None:
                 lname = p.length.name
                 b.monotone = p.monotone
@@ -994,6 +1000,8 @@ class _Binder:
     uniform: bool = False  # element bounds and pins independent of the length (see seq_domains)
     sum_to: list[Fn] = field(default_factory=list)  # sequence binders: sum(x) == value (see seq_sums)
     path: Any = None  # sequence binders: a compiled path predicate (see seq_paths)
+    walk: Any = None  # sequence binders: a compiled walk predicate with length conditions (seq_walks)
+    cover: Any = None  # order-free sequence binders: a compiled additive vector equation (seq_covers)
     choices: list[tuple[str, list[Fn]]] = field(default_factory=list)  # x[i] in {e1(i), ...} (seq_choices)
     enum_domain: Callable[[dict[str, Any]], Any] | None = None  # user enum binders (enum_domains)
     sum_caps: list[Fn] = field(default_factory=list)  # forall: counterexamples have sum(x) <= e (seq_sumcaps)
@@ -1264,6 +1272,8 @@ def _seq_domain(b: _Binder, env: dict[str, Any], line: int) -> _Domain:
     if b.path is not None and (walk := seq_paths.walk_for(b, env)) is not seq_paths.UNDECIDED:
         why = f"sequence binder {b.name} of the quantifier at line {line}: the walk found does not decide the body"
         return _Domain([] if walk is None else [walk], walk is None, why)
+    if b.walk is not None and (walks := seq_walks.domain_for(b, env)) is not None:
+        return _Domain(walks, True)  # one walk per length: complete (seq_walks)
     if b.perm_of and b.monotone is not None:
         # an increasing rearrangement of a sequence of integers can only be that sequence sorted
         src = rt.view(b.perm_of[0](env))
@@ -1291,6 +1301,8 @@ def _seq_domain(b: _Binder, env: dict[str, Any], line: int) -> _Domain:
         mono = _monotone_domain(b, env, elem_t)
         if mono is not None:
             return mono
+    if b.cover is not None and (sols := seq_covers.domain_for(b, env)) is not None:
+        return _Domain(sols, True)  # the solutions of an additive equation: complete (seq_covers)
     if b.order_free and (ms := seq_multisets.domain_for(b, env, SEQ_CAP)) is not None:
         return _Domain(ms, True)
     lname = b.length.name
