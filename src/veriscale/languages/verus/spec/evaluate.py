@@ -921,7 +921,9 @@ class Compiler:
                     p.path, p.name, elem_exprs, lambda e: self.compile(e, sc | {p.name})
                 )
             if p.walk is not None:
-                b.walk = seq_walks.compile_shape(p.walk, p.name, elem_exprs, lambda e: self.compile(e, sc | {p.name}))
+                b.walk = seq_walks.compile_shape(
+                    p.walk, p.name, elem_exprs, lambda e: self.compile(e, sc | {p.name})
+                )
             if p.monotone is not None:
                 lname = p.length.name
                 b.monotone = p.monotone
