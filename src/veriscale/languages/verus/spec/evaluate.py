@@ -44,6 +44,7 @@ from . import (
     prune,
     seq_choices,
     seq_covers,
+    seq_matchings,
     seq_multisets,
     seq_paths,
     seq_sumcaps,
@@ -882,6 +883,9 @@ class Compiler:
         quant.guards = prune.prefix_guards(q, self.inline_call, self.compile, scope)
         quant.ground = prune.ground_terms(q, self.compile, scope)
         quant.source = (self, q.body)  # for the interval branch and bound (intervals.py)
+        quant.matching = seq_matchings.prepare(
+            q, self.inline_call, plans, lambda e: self.compile(e, scope | set(names))
+        )
         return quant.run
 
     def _fn_of(self, call: Call) -> SpecFn | None:
@@ -1487,6 +1491,7 @@ class _Quantifier:
         self.guards: list[list[Fn]] = []  # prune.prefix_guards: conjuncts decided by a binder prefix
         self.ground: list[Fn] = []  # prune.ground_terms: binder-free calls, witness sources
         self.source: tuple[Compiler, Expr] | None = None  # the compiler and the body's syntax
+        self.matching: Any = None  # two index sequences pairing distinct indices (seq_matchings)
 
     def domain(self, b: _Binder, env: dict[str, Any]) -> Any:
         """A ``_Domain`` (a superset of the binder's relevant values, or a search prefix) or ``_Open``."""
@@ -1610,6 +1615,12 @@ class _Quantifier:
         if k == len(self.binders):
             limits.charge(1)
             return _truth(self.body(env))
+        if k == 0 and self.matching is not None:
+            got = seq_matchings.decide(
+                self.matching, self.binders, env, exists, lambda e: self._quant(2, e, exists)
+            )
+            if got is not None:
+                return got
         b = self.binders[k]
         dom = self.domain(b, env)
         if isinstance(dom, _Open):
