@@ -1,7 +1,8 @@
 """Walks of a given length: a sequence binder whose predicate is a path predicate plus length conditions.
 
 **Shape.** One sequence binder ``s`` of an integer element type in ``exists|s| P(s)``,
-``forall|s| !P(s)`` or ``forall|s| P(s) ==> C``, where ``P``'s conjuncts (boolean spec fns inlined,
+``forall|s| !P(s)`` (also written ``forall|s| A(s) ==> !B(s)``, ``P = A && B``) or
+``forall|s| P(s) ==> C``, where ``P``'s conjuncts (boolean spec fns inlined,
 ``let``s substituted) are those of ``seq_paths`` — *unary* ``forall|k| 0 <= k < s.len() ==> U(s[k])``,
 *pair* ``forall|k| 0 <= k < s.len() - 1 ==> R(s[k], s[k + 1])``, *first* ``F(s[0])``, *last*
 ``L(s[s.len() - 1])``, ``s``-free conjuncts — plus *length* conjuncts that use ``s`` only as
@@ -93,15 +94,19 @@ def _role(a: Expr, x: str) -> str | None:
 def walk_shape(body: Expr, kind: str, x: str, inline: Inliner | None) -> WalkShape | None:
     """The walk shape of the one-binder quantifier ``kind |x| body`` (see the module doc), or None."""
     if kind == "exists":
-        pred = body
+        preds = [body]
     elif kind == "forall" and isinstance(body, Unary) and body.op == "!":
-        pred = body.expr
+        preds = [body.expr]
     elif kind == "forall" and isinstance(body, Binary) and body.op == "==>" and _len_only(body.rhs, x):
-        pred = body.lhs
+        preds = [body.lhs]
+    elif kind == "forall" and isinstance(body, Binary) and body.op == "==>" and isinstance(body.rhs, Unary):
+        if body.rhs.op != "!":
+            return None
+        preds = [body.lhs, body.rhs.expr]  # A ==> !B is !(A && B)
     else:
         return None
     atoms: list[tuple[str, Expr]] = []
-    for a in _leaves(pred, inline, 0):
+    for a in [leaf for p in preds for leaf in _leaves(p, inline, 0)]:
         role = _role(a, x)
         if role is None:
             return None
