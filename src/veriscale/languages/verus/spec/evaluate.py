@@ -884,7 +884,7 @@ class Compiler:
         quant.ground = prune.ground_terms(q, self.compile, scope)
         quant.source = (self, q.body)  # for the interval branch and bound (intervals.py)
         quant.matching = seq_matchings.prepare(
-            q, self.inline_call, plans, lambda e: self.compile(e, scope | set(names))
+            q, self.inline_call, plans, lambda e, extra: self.compile(e, scope | set(names) | extra)
         )
         return quant.run
 

@@ -27,7 +27,9 @@ in ``E``'s order; at element ``j`` the multiplicity ``t`` is chosen (``0, 1, …
 deficit allows), then ``j + 1``. Exact prunes: a weight that exceeds ``D`` somewhere is never usable;
 the deficit never goes negative (weights only add); once ``j`` is past the last element with a positive
 weight at position ``p``, ``p``'s deficit is final and must be 0; the elements still to add are at least
-``max_p ceil(deficit_p / max weight at p among elements >= j)``, which must fit the length bound. Without
+``max_p ceil(deficit_p / max weight at p among elements >= j)``, which must fit the length bound; at the
+last element with a positive weight at ``p`` the multiplicity is forced (``t · w_p == deficit_p``).
+Partial solutions are linked lists, built into tuples only for a solution. Without
 an upper length bound the length is at most ``Σ D`` when no weight is all zero (each element removes at
 least 1 from the deficit); otherwise the binder keeps its other strategies. One step is charged per
 search node.
@@ -116,6 +118,14 @@ def plan_cover(plan: Any, atoms: list[Expr], x: str, fn_of: FnOf | None) -> tupl
     fields = plan.tuple_fields or [plan.elem]
     bounds = [e for f in fields for e, _ in f.lowers + f.uppers] + [e for f in fields for e in f.fixed]
     return cover_equation(atoms, x, fn_of, bounds)
+
+
+def _materialise(chosen: Any) -> tuple[Any, ...]:
+    parts: list[tuple[Any, ...]] = []
+    while chosen is not None:
+        chosen, e, t = chosen
+        parts.append((e,) * t)
+    return tuple(x for part in reversed(parts) for x in part)
 
 
 class CompiledCover:
@@ -224,15 +234,23 @@ def _solutions(
                 need = max(need, -(-d[p] // best[j][p]))
         return count + need <= hi
 
+    # the positions that become final after element j: its multiplicity must meet their deficits exactly
+    closing: list[list[int]] = [[] for _ in range(m)]
+    for p in range(dims):
+        if last[p] >= 0:
+            closing[last[p]].append(p)
+
     def gen() -> Iterator[tuple[Any, ...]]:
-        # a frame: (j, deficit, count, chosen); children are the multiplicities of element j
-        stack: list[tuple[int, list[int], int, tuple[Any, ...]]] = [(0, list(deficit), 0, ())]
+        # a frame: (j, deficit, count, chosen) with ``chosen`` a linked list (parent, element, times),
+        # materialised only for a solution; children are the multiplicities of element j
+        Chosen = tuple[Any, Any, int] | None
+        stack: list[tuple[int, list[int], int, Chosen]] = [(0, list(deficit), 0, None)]
         while stack:
             limits.charge(1)
             j, d, count, chosen = stack.pop()
             if j == m:
                 if not any(d) and lo <= count <= hi:
-                    yield chosen
+                    yield _materialise(chosen)
                 continue
             if not viable(j, d, count):
                 continue
@@ -241,11 +259,21 @@ def _solutions(
             for p in range(dims):
                 if w[p] > 0:
                     tmax = min(tmax, d[p] // w[p])
-            kids = []
-            for t in range(tmax + 1):
-                kids.append(
-                    (j + 1, [a - t * b for a, b in zip(d, w)], count + t, chosen + (usable[j][0],) * t)
+            ts: Iterator[int] | list[int] = range(tmax + 1)
+            if closing[j]:  # forced: t * w[p] == d[p] at every position closed here
+                p0 = closing[j][0]
+                t = d[p0] // w[p0]
+                ok = t <= tmax and all(t * w[p] == d[p] for p in closing[j])
+                ts = [t] if ok else []
+            kids = [
+                (
+                    j + 1,
+                    [a - t * b for a, b in zip(d, w)],
+                    count + t,
+                    (chosen, usable[j][0], t) if t else chosen,
                 )
-            stack.extend(reversed(kids))  # multiplicity 0 first
+                for t in ts
+            ]
+            stack.extend(reversed(kids))  # the smallest multiplicity first
 
     return gen()

@@ -30,7 +30,7 @@ no counterexample (``forall``). So the first ``L`` edges of one maximum matching
 **Maximum matching.** Edmonds' blossom algorithm (augmenting paths with odd cycles shrunk to their
 base), ``O(V^3)``: exact in every graph, one step charged per vertex taken from the search queue.
 ``Q`` is evaluated once per pair of the two element ranges (at most ``MAX_PAIRS``), on the one-element
-sequences ``a = (x,)``, ``b = (y,)`` (the pair conjunct's ``i`` then ranges over ``0`` alone). An
+sequences ``a = (x,)``, ``b = (y,)`` with ``i = 0`` (the only index the conjunct's guard then admits). An
 evaluation error, a non-finite range or too many pairs leaves the quantifier to its ordinary
 enumeration (``None``), UNKNOWN at worst.
 """
@@ -78,7 +78,7 @@ class MatchingShape:
 class CompiledMatching:
     a: str
     b: str
-    pairs: list[Fn]
+    pairs: list[tuple[str, Fn]]  # (index binder, the pair condition Q)
 
 
 def _int_type(t: Any) -> bool:
@@ -194,16 +194,24 @@ def matching_shape(q: Quant, inline: Inliner | None, plans: list[Any]) -> Matchi
 
 
 def prepare(
-    q: Quant, inline: Inliner | None, plans: list[Any], compile: Callable[[Expr], Fn]
+    q: Quant, inline: Inliner | None, plans: list[Any], compile: Callable[[Expr, frozenset[str]], Fn]
 ) -> CompiledMatching | None:
-    """``matching_shape`` compiled (``compile`` in the quantifier's scope plus both binders), or None."""
+    """``matching_shape`` compiled, or None. ``compile(e, extra)`` compiles in the quantifier's scope plus
+    both binders and ``extra``: each pair conjunct's condition ``Q`` with its index binder, which the
+    decider sets to 0 (on one-element sequences the guard admits only ``i == 0``; evaluating ``Q``
+    directly spares the quantifier's per-instance steps)."""
     shape = matching_shape(q, inline, plans)
     if shape is None:
         return None
+    pairs: list[tuple[str, Fn]] = []
     try:
-        return CompiledMatching(shape.a, shape.b, [compile(p) for p in shape.pairs])
+        for atom in shape.pairs:
+            assert isinstance(atom, Quant) and isinstance(atom.body, Binary)
+            i = atom.binders[0][0]
+            pairs.append((i, compile(atom.body.rhs, frozenset({i}))))
     except rt.SpecError:
         return None
+    return CompiledMatching(shape.a, shape.b, pairs)
 
 
 def max_matching(n: int, adj: list[list[int]]) -> list[int]:
@@ -311,7 +319,8 @@ def decide(
                     continue
                 env2[cm.a], env2[cm.b] = (x,), (y,)
                 ok = True
-                for f in cm.pairs:
+                for i, f in cm.pairs:
+                    env2[i] = 0
                     v = f(env2)
                     if not isinstance(v, bool):
                         return None
