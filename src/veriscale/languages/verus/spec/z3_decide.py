@@ -49,6 +49,7 @@ __all__ = ["MAX_QUERIES", "Z3_RLIMIT", "decide_clause", "enabled", "retry"]
 Z3_RLIMIT = 20_000_000  # z3 resource units per query: the same verdicts on any machine
 Z3_BACKSTOP_MS = 60_000  # wall-clock backstop only (a verdict never depends on it below the rlimit)
 MAX_QUERIES = 200  # solver queries of one clause
+MAX_CONFIRM = 16  # model leaves tried by the exact evaluator
 
 
 def enabled() -> bool:
@@ -118,9 +119,15 @@ class _Decider:
                 f"z3 answered unknown ({s.reason_unknown()}) on the quantifier at line {q.line}"
             )
         model = s.model()
+        tried = 0
         for values, f in cases:
-            if f is False or not z3.is_true(model.eval(tr.zbool(f), model_completion=True)):
+            # the leaf the model satisfies; a leaf with a quantifier inside may not evaluate to a
+            # constant in the model, so every leaf not evaluating to false is a candidate
+            if f is False or z3.is_false(model.eval(tr.zbool(f), model_completion=True)):
                 continue
+            tried += 1
+            if tried > MAX_CONFIRM:
+                break
             inst = dict(env)
             for name, v in values.items():
                 inst[name] = self._value(model, v)
@@ -132,10 +139,9 @@ class _Decider:
                 tr.path, tr.obligations = saved
             if got is exists:  # a confirmed witness / counterexample
                 return exists
-            raise Untranslatable(
-                f"the z3 model for the quantifier at line {q.line} is not confirmed by the exact evaluator"
-            )
-        raise Untranslatable(f"no case of the quantifier at line {q.line} holds in the z3 model")
+        raise Untranslatable(
+            f"the z3 model for the quantifier at line {q.line} is not confirmed by the exact evaluator"
+        )
 
     def _value(self, model: Any, v: Any) -> Any:
         z3 = self.z3

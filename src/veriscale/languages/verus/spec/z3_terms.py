@@ -1010,7 +1010,7 @@ class Translator:
     def fresh_bits(self, name: str, tname: str) -> Any:
         """An unsigned machine integer as ``BV2Int`` of a bit-vector of its width (in range by itself)."""
         self.counter += 1
-        lo, hi = INT_RANGES[tname]
+        hi = INT_RANGES[tname][1]
         bv = self.z3.BitVec(f"{name}!{self.counter}", hi.bit_length(), self.ctx)
         self._keep.append(bv)
         return self.z3.BV2Int(bv, is_signed=False)
