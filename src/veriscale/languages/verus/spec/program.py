@@ -18,6 +18,7 @@ errors of a clause make that clause UNKNOWN.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -304,7 +305,8 @@ class SpecProgram:
             if v.is_unknown:
                 unknown.append((c, v))
         for c, v in unknown:  # no clause is FALSE: the z3 back end may decide the undecided ones
-            if c.expr is not None and v.category != "parse":
+            # (not after the clock backstop ran out: the caller's time limit stands)
+            if c.expr is not None and v.category != "parse" and time.monotonic() < budget.deadline:
                 v = z3_decide.retry(self.compiler, c.expr, env, v)
             if v.is_false:
                 return Verdict(v.truth, f"clause `{_short(c.text)}` is false")

@@ -331,6 +331,11 @@ class Translator:
         self.nodes += 1
         if self.nodes > MAX_NODES:
             raise Untranslatable(f"more than {MAX_NODES} nodes translated")
+        cls = e.__class__
+        if cls is A.Path and e.is_local and e.name in env:  # the common leaves, without the evaluator
+            return env[e.name]
+        if cls is A.Lit and e.kind in ("int", "bool"):
+            return e.value
         sym = any(self.is_sym(env[n]) for n in self.fv(e) if n in env)
         if not sym and not self.has_quant(e):
             return self.concrete(e, env)
@@ -565,9 +570,11 @@ class Translator:
 
     def t_Cast(self, e: A.Cast, env: dict[str, Any]) -> Any:
         v = self.tr(e.expr, env)
-        if not self.is_sym(v):
-            return self._apply_exact(e, [v])
         t = e.type
+        if not self.is_sym(v):
+            if isinstance(t, TCon) and not t.args:
+                return self.exact_op(rt.cast, v, t.name)
+            return self._apply_exact(e, [v])
         if not isinstance(t, TCon) or t.args:
             raise Untranslatable(f"cast to {t}")
         if t.name == "int":
