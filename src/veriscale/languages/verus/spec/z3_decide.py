@@ -42,7 +42,8 @@ from veriscale.runtime.engine import Verdict
 from ....runtime.errors import LimitExceeded
 from . import ast as A
 from . import runtime as rt
-from .z3_terms import EXACT_FUEL, Translator, Untranslatable
+from . import z3_terms
+from .z3_terms import Translator, Untranslatable
 
 __all__ = ["MAX_QUERIES", "Z3_RLIMIT", "decide_clause", "enabled", "retry"]
 
@@ -76,7 +77,7 @@ class _Decider:
     def decide_quant(self, q: A.Quant, env: dict[str, Any]) -> bool:
         tr = self.tr
         try:
-            v = tr.exact(q, env, EXACT_FUEL)
+            v = tr.exact(q, env, z3_terms.EXACT_FUEL)
             if isinstance(v, bool):
                 return v
         except (rt.SpecError, LimitExceeded, RecursionError):

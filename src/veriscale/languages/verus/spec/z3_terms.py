@@ -297,7 +297,7 @@ class Translator:
         return fn if fn is not None and fn.params and fn.params[0][0] == "self" else None
 
     # ---- exact evaluation of concrete nodes
-    def exact(self, e: A.Expr, env: dict[str, Any], fuel: int = EXACT_FUEL) -> Any:
+    def exact(self, e: A.Expr, env: dict[str, Any], fuel: int | None = None) -> Any:
         """``e`` by the exact evaluator (its free names concrete); raises ``rt.SpecError``/``LimitExceeded``."""
         # only the names ``e`` uses: the evaluator also scans its environment (witness candidates)
         env = {n: v for n, v in env.items() if n in self.fv(e) or n.startswith("#old#")}
@@ -307,7 +307,7 @@ class Translator:
         if f is None:
             f = self._compiled[key] = self.compiler.compile(e, scope)
             self._keep.append(e)
-        budget = limits.Budget(limits.Limits(fuel=fuel, seconds=60.0, max_depth=2_000))
+        budget = limits.Budget(limits.Limits(fuel=fuel or EXACT_FUEL, seconds=60.0, max_depth=2_000))
         depth = self.compiler.depth
         try:
             with limits.using(budget):
