@@ -49,6 +49,7 @@ __all__ = ["MAX_QUERIES", "Z3_RLIMIT", "decide_clause", "enabled", "retry"]
 
 Z3_RLIMIT = 20_000_000  # z3 resource units per query: the same verdicts on any machine
 Z3_BACKSTOP_MS = 60_000  # wall-clock backstop only (a verdict never depends on it below the rlimit)
+TOTAL_RLIMIT = 60_000_000  # z3 resource units of all queries of one clause
 MAX_QUERIES = 200  # solver queries of one clause
 MAX_CONFIRM = 16  # model leaves tried by the exact evaluator
 
@@ -63,16 +64,31 @@ class _Decider:
         self.ctx = z3.Context()  # fresh per clause: no state carries over between decisions
         self.tr = Translator(compiler, z3, self.ctx, self.decide_quant)
         self.queries = 0
+        self.rlimit_left = TOTAL_RLIMIT
+        self.rlimit_seen = 0
         self.decided: dict[Any, bool] = {}
 
     def solver(self) -> Any:
         self.queries += 1
         if self.queries > MAX_QUERIES:
             raise Untranslatable(f"more than {MAX_QUERIES} solver queries")
+        if self.rlimit_left <= 0:
+            raise Untranslatable(f"the clause's z3 resource budget ({TOTAL_RLIMIT}) is spent")
         s = self.z3.Solver(ctx=self.ctx)
-        s.set("rlimit", Z3_RLIMIT)
+        s.set("rlimit", min(Z3_RLIMIT, self.rlimit_left))
         s.set("timeout", Z3_BACKSTOP_MS)
         return s
+
+    def check(self, s: Any) -> Any:
+        """``s.check()``, its resource use charged to the clause's budget."""
+        r = s.check()
+        try:  # the context's cumulative count (also the translator's small range proofs)
+            now = int(s.statistics().get_key_value("rlimit count"))
+        except Exception:  # no such statistic: charge the query's whole limit
+            now = self.rlimit_seen + Z3_RLIMIT
+        self.rlimit_left -= max(now - self.rlimit_seen, 0)
+        self.rlimit_seen = now
+        return r
 
     def decide_quant(self, q: A.Quant, env: dict[str, Any]) -> bool:
         tr = self.tr
@@ -111,7 +127,7 @@ class _Decider:
             tr.path, tr.obligations = saved
         s = self.solver()
         s.add(tr.zbool(formula))
-        r = s.check()
+        r = self.check(s)
         if r == z3.unsat:
             self._require(obligations, q)
             return not exists  # no witness / no counterexample
@@ -163,7 +179,7 @@ class _Decider:
         s = self.solver()
         s.add(*tr.typing)
         s.add(z3.Not(z3.And(*[tr.zbool(o) for o in obligations])))
-        if s.check() != z3.unsat:
+        if self.check(s) != z3.unsat:
             raise Untranslatable(
                 f"an operation under the quantifier at line {q.line} may be undefined (index, cast, division)"
             )

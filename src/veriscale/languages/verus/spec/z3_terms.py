@@ -57,7 +57,8 @@ MAX_LEN_CASES = 64  # lengths of one sequence binder
 MAX_SEQ_LEN = 64  # elements of a symbolic sequence binder
 MAX_UNFOLD = 400  # nested spec fn unfoldings
 MAX_LEAVES = 20_000  # body translations of one quantifier (unrolled values x lengths)
-MAX_NODES = 400_000  # translated nodes of one decision
+MAX_NODES = 200_000  # translated nodes of one clause
+TOTAL_EXACT = 2_000_000  # steps of all exact evaluations of one clause
 
 
 class Untranslatable(Exception):
@@ -108,6 +109,8 @@ class Translator:
         self._sym_ids: dict[int, bool] = {}  # id(tuple) -> holds a symbolic value (tuples kept alive)
         self.counter = 0
         self.nodes = 0
+        self.exact_left = TOTAL_EXACT
+        self.proves = 0
         self.unfold_depth = 0
         self._fv: dict[int, frozenset[str]] = {}
         self._quant_in: dict[int, bool] = {}
@@ -307,13 +310,22 @@ class Translator:
         if f is None:
             f = self._compiled[key] = self.compiler.compile(e, scope)
             self._keep.append(e)
-        budget = limits.Budget(limits.Limits(fuel=fuel or EXACT_FUEL, seconds=60.0, max_depth=2_000))
+        return self.run_exact(lambda: f(env), fuel or EXACT_FUEL)
+
+    def run_exact(self, thunk: Callable[[], Any], fuel: int) -> Any:
+        """``thunk()`` under a budget of ``fuel`` steps taken from the decision's pool (``TOTAL_EXACT``)."""
+        if self.exact_left <= 0:
+            raise Untranslatable(f"the {TOTAL_EXACT} steps of exact evaluation of this decision are spent")
+        budget = limits.Budget(
+            limits.Limits(fuel=min(fuel, self.exact_left), seconds=60.0, max_depth=100_000)
+        )
         depth = self.compiler.depth
         try:
             with limits.using(budget):
-                return f(env)
+                return thunk()
         finally:
             self.compiler.depth = depth
+            self.exact_left -= max(budget.spent, 1)
 
     def concrete(self, e: A.Expr, env: dict[str, Any]) -> Any:
         try:
@@ -519,6 +531,9 @@ class Translator:
         if isinstance(cond, bool):
             return cond
         z3 = self.z3
+        self.proves += 1
+        if self.proves > 200:
+            raise Untranslatable("more than 200 range proofs for bit operations")
         s = z3.Solver(ctx=self.ctx)
         s.set("rlimit", 2_000_000)
         s.add(*self.typing, *[self.zbool(p) for p in self.path], z3.Not(cond))
@@ -733,13 +748,7 @@ class Translator:
         if concrete:
             if not self._fn_has_quant(fn):
                 try:
-                    budget = limits.Budget(limits.Limits(fuel=EXACT_FUEL, seconds=60.0, max_depth=2_000))
-                    depth = self.compiler.depth
-                    try:
-                        with limits.using(budget):
-                            return self.compiler.call_fn(fn, list(args))
-                    finally:
-                        self.compiler.depth = depth
+                    return self.run_exact(lambda: self.compiler.call_fn(fn, list(args)), EXACT_FUEL)
                 except rt.Unspecified:
                     pass  # translated below: the path conditions may make it irrelevant
                 except (rt.SpecError, LimitExceeded, RecursionError) as exc:
