@@ -43,13 +43,13 @@ from ....runtime.errors import LimitExceeded
 from . import ast as A
 from . import runtime as rt
 from . import z3_terms
-from .z3_terms import Translator, Untranslatable
+from .z3_terms import TOTAL_EXACT, Translator, Untranslatable
 
 __all__ = ["MAX_QUERIES", "Z3_RLIMIT", "decide_clause", "enabled", "retry"]
 
-Z3_RLIMIT = 20_000_000  # z3 resource units per query: the same verdicts on any machine
+Z3_RLIMIT = 5_000_000  # z3 resource units per query (20x the most the shared set needs): machine-independent
 Z3_BACKSTOP_MS = 60_000  # wall-clock backstop only (a verdict never depends on it below the rlimit)
-TOTAL_RLIMIT = 60_000_000  # z3 resource units of all queries of one clause
+TOTAL_RLIMIT = 20_000_000  # z3 resource units of all queries of one clause
 MAX_QUERIES = 200  # solver queries of one clause
 MAX_CONFIRM = 16  # model leaves tried by the exact evaluator
 
@@ -200,6 +200,10 @@ def decide_clause(compiler: Any, expr: A.Expr, env: dict[str, Any]) -> tuple[boo
         return None, f"z3 error: {exc}"
     except (rt.SpecError, LimitExceeded) as exc:
         return None, str(exc)
+    if os.environ.get("VERISCALE_SPEC_Z3_TRACE"):
+        print(
+            f"z3 trace: rlimit {dec.rlimit_seen}, queries {dec.queries}, exact steps {TOTAL_EXACT - dec.tr.exact_left}"
+        )
     if isinstance(v, bool):
         return v, ""
     return None, "the clause did not reduce to a truth value"
@@ -212,6 +216,8 @@ def retry(compiler: Any, expr: A.Expr, env: dict[str, Any], unknown: Verdict) ->
     depth = compiler.depth
     ok, got = limits.run_deep(lambda: decide_clause(compiler, expr, env), 200_000)
     compiler.depth = depth
+    if os.environ.get("VERISCALE_SPEC_Z3_TRACE"):  # calibration: the clause's z3 resource use and steps
+        print(f"z3 trace: {got!r:.200}", flush=True)
     if not ok:
         return Verdict.unknown(
             f"{unknown.reason}; z3: internal error {type(got).__name__}: {got}", unknown.category

@@ -58,7 +58,7 @@ MAX_SEQ_LEN = 64  # elements of a symbolic sequence binder
 MAX_UNFOLD = 400  # nested spec fn unfoldings
 MAX_LEAVES = 20_000  # body translations of one quantifier (unrolled values x lengths)
 MAX_NODES = 200_000  # translated nodes of one clause
-TOTAL_EXACT = 2_000_000  # steps of all exact evaluations of one clause
+TOTAL_EXACT = 300_000  # steps of all exact evaluations of one clause (the evaluator's own SPEC_FUEL)
 
 
 class Untranslatable(Exception):
@@ -709,6 +709,8 @@ class Translator:
         if len(segs) == 1 and name in env:
             return self.apply(env[name], [self.tr(a, env) for a in e.args])
         joined = "::".join(segs)
+        if joined == "old":  # the pre-call value: only the evaluator's environment has it
+            return self.concrete(e, env)
         if joined == "Seq::new" and len(e.args) == 2:
             n = self.tr(e.args[0], env)
             if isinstance(n, bool) or not isinstance(n, int):
