@@ -160,26 +160,27 @@ def _prog(rel: str) -> SpecProgram:
     return SpecProgram.from_source(require("vericontest", rel, "spec.rs").read_text())
 
 
+_SLOW = pytest.mark.slow  # the same construct as a default case: only in the slow run
+
 REAL = [
     # exists a {-1,0,1} sequence of length <= 31 with sum c[i]*w^i == m (a congruence refutes it)
-    ("codeforces/cf552C", {"w": 100, "m": 50}, False, [True]),
-    ("codeforces/cf552C", {"w": 1_000_000_000, "m": 999_999_998}, False, [True]),
+    pytest.param("codeforces/cf552C", {"w": 100, "m": 50}, False, [True], id="cf552C-0"),
+    pytest.param("codeforces/cf552C", {"w": 10**9, "m": 10**9 - 2}, False, [True], id="cf552C-1", marks=_SLOW),
     # forall x: is_candidate(x) ==> x in result, is_candidate an exists over start, d and miss
-    ("codeforces/cf382C", {"nums": (1, 4, 7)}, Some((-2, 10)), [Some((-2,)), Some((10,)), Some(())]),
-    ("codeforces/cf382C", {"nums": (2, 4)}, Some((0, 3, 6)), [Some((0, 6))]),
-    ("codeforces/cf382C", {"nums": (10,)}, None, []),
+    pytest.param("codeforces/cf382C", {"nums": (1, 4, 7)}, Some((-2, 10)), [Some((-2,)), Some((10,)), Some(())],
+                 id="cf382C-0"),
+    pytest.param("codeforces/cf382C", {"nums": (2, 4)}, Some((0, 3, 6)), [Some((0, 6))], id="cf382C-1", marks=_SLOW),
+    pytest.param("codeforces/cf382C", {"nums": (10,)}, None, [], id="cf382C-2", marks=_SLOW),
     # exists m (3 changes) with max - min == res and forall m2: a closed inner forall
-    ("leetcode/lc1509", {"nums": (1, 5, 0, 10, 14)}, 1, [0, 2]),
+    pytest.param("leetcode/lc1509", {"nums": (1, 5, 0, 10, 14)}, 1, [0, 2], id="lc1509"),
     # forall alt: y_valid(x, alt) ==> lex_le(y, alt), bitwise conditions on u32 elements
-    ("codeforces/cf1547D", {"n": 4, "x": (11, 13, 15, 1)}, (0, 2, 0, 14), []),
+    pytest.param("codeforces/cf1547D", {"n": 4, "x": (11, 13, 15, 1)}, (0, 2, 0, 14), [], id="cf1547D"),
     # forall ops (length below the answer: the negated consequent) covering the target
-    ("leetcode/lc1526", {"target": (3, 1, 5, 4, 2)}, 7, [6, 8]),
-]
+    pytest.param("leetcode/lc1526", {"target": (3, 1, 5, 4, 2)}, 7, [6, 8], id="lc1526"),
+]  # fmt: skip
 
 
-@pytest.mark.parametrize(
-    ("rel", "inputs", "good", "bad"), REAL, ids=[f"{r[0].split('/')[1]}-{k}" for k, r in enumerate(REAL)]
-)
+@pytest.mark.parametrize(("rel", "inputs", "good", "bad"), REAL)
 def test_real_problems(
     monkeypatch: pytest.MonkeyPatch, rel: str, inputs: dict[str, object], good: object, bad: list[object]
 ) -> None:
