@@ -307,7 +307,7 @@ class SpecProgram:
         for c, v in unknown:  # no clause is FALSE: the z3 back end may decide the undecided ones
             # (not after the clock backstop ran out: the caller's time limit stands)
             if c.expr is not None and v.category != "parse" and time.monotonic() < budget.deadline:
-                v = z3_decide.retry(self.compiler, c.expr, env, v)
+                v = z3_decide.retry(self.compiler, c.expr, env, v, budget.limits.max_depth)
             if v.is_false:
                 return Verdict(v.truth, f"clause `{_short(c.text)}` is false")
             if v.is_unknown and first_unknown is None:

@@ -59,10 +59,10 @@ def enabled() -> bool:
 
 
 class _Decider:
-    def __init__(self, compiler: Any, z3: Any) -> None:
+    def __init__(self, compiler: Any, z3: Any, max_depth: int = 100_000) -> None:
         self.z3 = z3
         self.ctx = z3.Context()  # fresh per clause: no state carries over between decisions
-        self.tr = Translator(compiler, z3, self.ctx, self.decide_quant)
+        self.tr = Translator(compiler, z3, self.ctx, self.decide_quant, max_depth)
         self.queries = 0
         self.rlimit_left = TOTAL_RLIMIT
         self.rlimit_seen = 0
@@ -185,13 +185,15 @@ class _Decider:
             )
 
 
-def decide_clause(compiler: Any, expr: A.Expr, env: dict[str, Any]) -> tuple[bool | None, str]:
-    """(the clause's truth or None, why not decided)."""
+def decide_clause(
+    compiler: Any, expr: A.Expr, env: dict[str, Any], max_depth: int = 100_000
+) -> tuple[bool | None, str]:
+    """(the clause's truth or None, why not decided); ``max_depth``: the caller's spec recursion limit."""
     try:
         import z3
     except ImportError:
         return None, "z3 is not installed"
-    dec = _Decider(compiler, z3)
+    dec = _Decider(compiler, z3, max_depth)
     try:
         v = dec.tr.tr(expr, env)
     except Untranslatable as exc:
@@ -209,12 +211,14 @@ def decide_clause(compiler: Any, expr: A.Expr, env: dict[str, Any]) -> tuple[boo
     return None, "the clause did not reduce to a truth value"
 
 
-def retry(compiler: Any, expr: A.Expr, env: dict[str, Any], unknown: Verdict) -> Verdict:
+def retry(
+    compiler: Any, expr: A.Expr, env: dict[str, Any], unknown: Verdict, max_depth: int = 100_000
+) -> Verdict:
     """The clause's verdict by the z3 back end, or ``unknown`` (its reason extended) when undecided."""
     if not enabled():
         return unknown
     depth = compiler.depth
-    ok, got = limits.run_deep(lambda: decide_clause(compiler, expr, env), 200_000)
+    ok, got = limits.run_deep(lambda: decide_clause(compiler, expr, env, max_depth), 200_000)
     compiler.depth = depth
     if os.environ.get("VERISCALE_SPEC_Z3_TRACE"):  # calibration: the clause's z3 resource use and steps
         print(f"z3 trace: {got!r:.200}", flush=True)

@@ -96,12 +96,18 @@ class Translator:
     """See the module docstring. ``decide_quant(q, env)`` decides a closed quantifier (``z3_decide``)."""
 
     def __init__(
-        self, compiler: Any, z3: Any, ctx: Any, decide_quant: Callable[[A.Quant, dict[str, Any]], bool]
+        self,
+        compiler: Any,
+        z3: Any,
+        ctx: Any,
+        decide_quant: Callable[[A.Quant, dict[str, Any]], bool],
+        max_depth: int = 100_000,
     ):
         self.compiler = compiler
         self.z3 = z3
         self.ctx = ctx
         self.decide_quant = decide_quant
+        self.max_depth = max_depth  # the caller's recursion limit holds for the exact evaluations too
         self.path: list[Any] = []  # z3 conditions under which the current node is evaluated
         self.obligations: list[Any] = []  # Implies(path, definedness) terms
         self.typing: list[Any] = []  # type ranges of every variable made (true of every value)
@@ -317,7 +323,7 @@ class Translator:
         if self.exact_left <= 0:
             raise Untranslatable(f"the {TOTAL_EXACT} steps of exact evaluation of this decision are spent")
         budget = limits.Budget(
-            limits.Limits(fuel=min(fuel, self.exact_left), seconds=60.0, max_depth=100_000)
+            limits.Limits(fuel=min(fuel, self.exact_left), seconds=60.0, max_depth=self.max_depth)
         )
         depth = self.compiler.depth
         try:
