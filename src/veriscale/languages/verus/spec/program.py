@@ -18,6 +18,7 @@ errors of a clause make that clause UNKNOWN.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -31,7 +32,7 @@ from veriscale.values.types import TCon, Type, TypeParseError
 from ....runtime.errors import LimitExceeded
 from ..items import FnItem, ScanError, SourceItems, scan_items
 from ..lexer import LexError
-from . import linrec
+from . import linrec, z3_decide
 from . import runtime as rt
 from .ast import Chain, Expr, Path
 from .evaluate import Compiler, Context, SpecFn
@@ -296,8 +297,17 @@ class SpecProgram:
         first_unknown: Verdict | None = None
         budget = limits.Budget(lim or limits.Limits(seconds=10.0))
         self.compiler.reset()
+        unknown: list[tuple[Clause, Verdict]] = []
         for c in clauses:
             v = self._eval_clause(c, env, with_ret, budget)
+            if v.is_false:
+                return Verdict(v.truth, f"clause `{_short(c.text)}` is false")
+            if v.is_unknown:
+                unknown.append((c, v))
+        for c, v in unknown:  # no clause is FALSE: the z3 back end may decide the undecided ones
+            # (not after the clock backstop ran out: the caller's time limit stands)
+            if c.expr is not None and v.category != "parse" and time.monotonic() < budget.deadline:
+                v = z3_decide.retry(self.compiler, c.expr, env, v, budget.limits.max_depth)
             if v.is_false:
                 return Verdict(v.truth, f"clause `{_short(c.text)}` is false")
             if v.is_unknown and first_unknown is None:
