@@ -175,8 +175,8 @@ REAL = [
     pytest.param("leetcode/lc1509", {"nums": (1, 5, 0, 10, 14)}, 1, [0, 2], id="lc1509"),
     # forall alt: y_valid(x, alt) ==> lex_le(y, alt), bitwise conditions on u32 elements
     pytest.param("codeforces/cf1547D", {"n": 4, "x": (11, 13, 15, 1)}, (0, 2, 0, 14), [], id="cf1547D"),
-    # forall ops (length below the answer: the negated consequent) covering the target
-    pytest.param("leetcode/lc1526", {"target": (3, 1, 5, 4, 2)}, 7, [6, 8], id="lc1526"),
+    # lc1526 and lc1679 are decided before this back end is reached (seq_covers, seq_matchings:
+    # test_verus_structural_deciders.py), so they cannot show it here.
 ]  # fmt: skip
 
 
