@@ -204,7 +204,8 @@ def _reply_line(raw: bytes, with_output: bool) -> tuple[tuple[Verdict, Verdict |
         d = _loads_or_none(raw)
         if type(d) is dict and "bad" in d:
             bad = Verdict.unknown(f"compiled checker: input does not decode: {d['bad']}", "error")
-            return (bad, bad if with_output else None), 0
+            steps = d.get("steps")  # (the steps of the request line's earlier cases)
+            return (bad, bad if with_output else None), steps if type(steps) is int else 0
         return miss, 0
     head, tab, rest = raw.partition(b"\t")
     codes, _, count = head.partition(b"#")

@@ -37,10 +37,13 @@ enum V { U, B(bool), I(i128), C(char), S(Rc<Vec<V>>), M(Rc<Vec<V>>) }
 enum E { Unk(String), Fuel(String) }
 type R = Result<V, E>;
 
+// (const-initialised: an access is a plain thread-local load, no lazy-initialisation check — these are
+// touched on every step, spec fn call and memo probe)
 thread_local! {
-    static FUEL: Cell<u64> = Cell::new(0);
-    static DEPTH: Cell<u32> = Cell::new(0);
-    static MEMO: std::cell::RefCell<HashMap<MK, V, FxB>> = std::cell::RefCell::new(HashMap::default());
+    static FUEL: Cell<u64> = const { Cell::new(0) };
+    static DEPTH: Cell<u32> = const { Cell::new(0) };
+    static MEMO: std::cell::RefCell<HashMap<MK, V, FxB>> =
+        const { std::cell::RefCell::new(HashMap::with_hasher(std::hash::BuildHasherDefault::new())) };
 }
 // the memo's hasher: a multiply-rotate hash (as rustc's FxHash) instead of SipHash, which was a fifth of
 // a memo-heavy checker's time; only speed depends on it (no output iterates the map)
@@ -102,11 +105,21 @@ const DEFAULT_FUEL: u64 = %DEFAULT_FUEL%;
 fn fuel_limit() -> u64 {
     std::env::var("VERISCALE_POST2EXE_FUEL").ok().and_then(|s| s.trim().parse::<u64>().ok()).filter(|n| *n > 0).unwrap_or(DEFAULT_FUEL)
 }
-thread_local! {
-    static MAX_FUEL: u64 = fuel_limit();
-    static STEPS: Cell<u64> = Cell::new(0);  // steps of every clause of the current verdict
-    static UNFLUSHED: Cell<u64> = Cell::new(0);  // steps spent since the output was last flushed
+// steps a range search beyond the budget may use (see `search_cap`): $VERISCALE_POST2EXE_SEARCH (0: such
+// a range is refused at once, UNKNOWN "exceeds the step budget", for the Python evaluator's solvers), else
+// the budget / SEARCH_SHARE
+fn search_limit() -> u64 {
+    std::env::var("VERISCALE_POST2EXE_SEARCH").ok().and_then(|s| s.trim().parse::<u64>().ok())
+        .unwrap_or_else(|| (fuel_limit() / SEARCH_SHARE).max(1))
 }
+thread_local! {
+    static MAX_FUEL: Cell<u64> = const { Cell::new(0) };  // 0: not read yet (`max_fuel`; a budget is >= 1)
+    static SEARCH: u64 = search_limit();
+    static STEPS: Cell<u64> = const { Cell::new(0) };  // steps of every clause of the current verdict
+    static UNFLUSHED: Cell<u64> = const { Cell::new(0) };  // steps spent since the output was last flushed
+}
+%HOT%fn max_fuel() -> u64 { MAX_FUEL.with(|m| { let v = m.get(); if v != 0 { v } else { read_max_fuel(m) } }) }
+#[cold] fn read_max_fuel(m: &Cell<u64>) -> u64 { let v = fuel_limit(); m.set(v); v }
 // Output is buffered, not flushed per verdict (a write system call per case was a large share of a cheap
 // case's cost). It is flushed when the checker is about to wait for input, at its end, and once the cases
 // answered since the last flush used FLUSH_STEPS steps: a batch killed by its clock loses at most that
@@ -123,7 +136,7 @@ const MAX_DEPTH: u32 = 100_000;
 // (not #[inline]: an inline runtime function is compiled again inside every checker, at the checker's
 // opt-level 0; a call into the optimised runtime library is faster)
 %HOT%fn charge() -> Result<(), E> {
-    FUEL.with(|f| { let n = f.get() + 1; f.set(n); let m = MAX_FUEL.with(|m| *m); if n > m { Err(E::Fuel(format!("step budget of {} exhausted", m))) } else { Ok(()) } })
+    FUEL.with(|f| { let n = f.get() + 1; f.set(n); let m = max_fuel(); if n > m { Err(E::Fuel(format!("step budget of {} exhausted", m))) } else { Ok(()) } })
 }
 // A range loop that runs to its end charges at least one step per value. One with more values than the
 // clause has steps left cannot finish: instead of burning the whole budget it becomes a search for the
@@ -134,19 +147,19 @@ const SEARCH_SHARE: u64 = 64;
 %HOT%fn steps_used() -> u64 { FUEL.with(|f| f.get()) }
 fn search_cap(lo: i128, hi: i128) -> u64 {
     if hi < lo { return u64::MAX; }
-    let max = MAX_FUEL.with(|m| *m);
+    let max = max_fuel();
     let left = max.saturating_sub(steps_used());
     match hi.checked_sub(lo).and_then(|d| d.checked_add(1)) {
         Some(n) if n <= left as i128 => u64::MAX,
-        _ => (max / SEARCH_SHARE).max(1).min(left),
+        _ => SEARCH.with(|x| *x).min(left),
     }
 }
 // why a search stopped: with the search share of the budget, the values not tried are UNKNOWN (`Unk`: the
 // Python evaluator may still pin the binder with a solver); with less (the clause had less than the share
 // left) the budget itself is spent (`Fuel`, as when `charge` fails)
 fn range_cut(lo: i128, hi: i128, next: i128, cap: u64) -> E {
-    let max = MAX_FUEL.with(|m| *m);
-    if cap < (max / SEARCH_SHARE).max(1) { return E::Fuel(format!("step budget of {} exhausted", max)); }
+    let max = max_fuel();
+    if cap < SEARCH.with(|x| *x) { return E::Fuel(format!("step budget of {} exhausted", max)); }
     let n = hi.checked_sub(lo).and_then(|d| d.checked_add(1)).map_or(format!("{}..={}", lo, hi), |n| n.to_string());
     E::Unk(format!("range of {} values exceeds the step budget: undecided after {} values ({} steps)", n, next - lo, cap))
 }
@@ -570,7 +583,7 @@ fn verdict(o: &mut String, key: &str, clauses: &[(&str, &dyn Fn() -> Result<bool
     let (v, why) = match (fals, first) { (Some(w), _) => ("FALSE", w), (None, Some(w)) => ("UNKNOWN", w), _ => ("TRUE", String::new()) };
     if COMPACT.with(|c| *c) {  // one letter per verdict; the reason and the steps go apart (see `serve`)
         CODES.with(|c| c.borrow_mut().push(v.as_bytes()[0] as char));
-        REASONS.with(|r| { let mut r = r.borrow_mut(); r.push('\t'); esc(&why, &mut r); });
+        REASONS.with(|r| { let mut r = r.borrow_mut(); r.push('\t'); if why.is_empty() { r.push_str("\"\""); } else { esc(&why, &mut r); } });
         PENDING.with(|p| p.set(p.get() + STEPS.with(|x| x.get())));
         return;
     }
@@ -585,12 +598,13 @@ fn verdict(o: &mut String, key: &str, clauses: &[(&str, &dyn Fn() -> Result<bool
 // case after which the output is flushed (the steps of the cases answered since the previous `#`), then —
 // only when a verdict is not TRUE — a tab and each verdict's reason as a JSON string, tab-separated. A
 // case that does not decode is the same `{"bad": ...}` object in both forms (so is the session's end
-// marker). Most lines of a batch are then a few identical bytes that the reader maps without parsing.
+// marker); when it ends a request line it carries the earlier cases' steps as `"steps"`. Most lines of a
+// batch are then a few identical bytes that the reader maps without parsing.
 thread_local! {
     static COMPACT: bool = std::env::var("VERISCALE_POST2EXE_REPLY").map_or(false, |v| v == "compact");
     static CODES: std::cell::RefCell<String> = std::cell::RefCell::new(String::new());
     static REASONS: std::cell::RefCell<String> = std::cell::RefCell::new(String::new());
-    static PENDING: Cell<u64> = Cell::new(0);  // steps of answered cases not yet reported by a `#`
+    static PENDING: Cell<u64> = const { Cell::new(0) };  // steps of answered cases not yet reported by a `#`
 }
 type CaseFn = fn(&mut String, &Js, Option<&Js>) -> Result<(), String>;
 fn bad_line(o: &mut String, m: &str) { o.clear(); o.push_str("{\"bad\":"); esc(m, o); o.push('}'); }
@@ -605,7 +619,15 @@ fn answer<W: Write>(out: &mut W, o: &mut String, case: CaseFn, c: &Js, compact: 
     };
     let due = flush_due();
     match res {
-        Err(m) => { bad_line(o, &m); PENDING.with(|p| p.set(pending)); }  // (as before: no steps for it)
+        Err(m) => {
+            bad_line(o, &m);
+            PENDING.with(|p| p.set(pending));  // (as in the JSON form: no steps for a case that does not decode)
+            if compact && (last || due) && pending > 0 {  // the earlier cases' steps, on this line instead
+                o.pop();
+                o.push_str(&format!(",\"steps\":{}}}", pending));
+                PENDING.with(|p| p.set(0));
+            }
+        }
         Ok(()) if compact => {
             o.clear();
             let all_true = CODES.with(|x| { let x = x.borrow(); o.push_str(&x); x.bytes().all(|b| b == b'T') });
