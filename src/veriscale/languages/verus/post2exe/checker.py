@@ -28,7 +28,7 @@ from .build import compile_checker
 from .session import CheckerSession, sessions_enabled
 from .translate import Checker, Untranslatable, translate
 
-__all__ = ["CHECK_FUEL", "CompiledChecker", "build_checker", "checker_for_source", "write_checkers"]
+__all__ = ["CHECK_FUEL", "CHECK_SEARCH", "CompiledChecker", "build_checker", "checker_for_source", "write_checkers"]
 
 
 def _verdict(d: dict[str, Any], key: str) -> Verdict:
@@ -53,11 +53,27 @@ def _verdict(d: dict[str, Any], key: str) -> Verdict:
 CHECK_FUEL = 64_000_000
 
 
+# steps a quantifier range with more values than the clause has steps left may spend searching for the
+# value that decides it early (a witness of `exists`, a counterexample of `forall`): 0, such a range is
+# refused at once (UNKNOWN "range of N values exceeds the step budget: undecided after 0 values"), so the
+# engine goes straight to the Python evaluator, whose solvers (equality-only, affine and interval stand-ins)
+# decide such binders without enumerating them. A search share (the runtime's default: 1/64 of the budget)
+# cost lc3007 two searches of 1 M steps per verdict before Python decided it anyway. A user's
+# VERISCALE_POST2EXE_SEARCH in the environment wins.
+CHECK_SEARCH = 0
+
+
 def _checker_env(fuel: int | None = None) -> dict[str, str]:
     """The checker's environment: its step budget (``fuel``, else a user's VERISCALE_POST2EXE_FUEL, else
-    ``CHECK_FUEL``) and the compact reply form (``runtime_rs``'s ``serve``); nothing else is passed on."""
+    ``CHECK_FUEL``), its search share (a user's VERISCALE_POST2EXE_SEARCH, else ``CHECK_SEARCH``) and the
+    compact reply form (``runtime_rs``'s ``serve``); nothing else is passed on."""
     budget = str(fuel) if fuel is not None else os.environ.get("VERISCALE_POST2EXE_FUEL") or str(CHECK_FUEL)
-    return {"VERISCALE_POST2EXE_FUEL": budget, "VERISCALE_POST2EXE_REPLY": "compact"}
+    search = os.environ.get("VERISCALE_POST2EXE_SEARCH") or str(CHECK_SEARCH)
+    return {
+        "VERISCALE_POST2EXE_FUEL": budget,
+        "VERISCALE_POST2EXE_SEARCH": search,
+        "VERISCALE_POST2EXE_REPLY": "compact",
+    }
 
 
 # the checker's values can grow large (sequences built by spec fns); its steps are bounded by fuel
