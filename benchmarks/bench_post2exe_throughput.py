@@ -1,7 +1,8 @@
 """Compiled Post2Exe checkers vs the Python evaluator: checks per second on quantifier-heavy specs.
 
     PYTHONPATH=src .venv/bin/python benchmarks/bench_post2exe_throughput.py [--data DIR]
-        [--problems 12] [--cases 200] [--python-seconds 20] [--opt 0 3] [--only lc11 ...] [--json out.json]
+        [--problems 12] [--cases 200] [--python-seconds 20] [--opt 0 3] [--only lc11 ...]
+        [--batch-rows 1900] [--json out.json]
 
 Selection rule (stated, not tuned): problems without a receiver whose
 ``ensures`` is quantifier-heavy (``post2exe_cases.quantifier_heavy``: a
@@ -35,6 +36,12 @@ cases both decide (the compiled checker re-run on just those), compile
 seconds, and disagreements (cases both decide with different verdicts: must be
 0). Then the median and minimum ratios. Wall-clock figures: they move with the
 machine's load; tests never assert them.
+
+``--batch-rows N`` adds the suite builder's realistic labelling batch: N rows (the
+cases Python did, cycled — the same cost distribution; the builder labels about
+200 positives and 1,700 negatives per problem) in ``CHECK_CHUNK``-row batches
+through one checker process started by the first batch, at the builder's
+compiled budget (``SuiteSettings.checker_fuel``), against the same Python rate.
 """
 
 from __future__ import annotations
