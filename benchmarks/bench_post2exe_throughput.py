@@ -160,7 +160,7 @@ def _bench(pid: str, te: Any, ck: Any, cases: list[tuple[dict[str, Any], Any]], 
                     os.environ["VERISCALE_POST2EXE_SESSION"] = "1"
                 entry[key] = (ch_answered / ch_s) / py_rate
         warm.close()
-        if batch_rows:
+        if batch_rows and answered == len(rows):  # (not after a batch cut by its backstop: lc932, hours)
             # the suite builder's realistic labelling batch: `batch_rows` rows (the cases Python did, cycled:
             # the same cost distribution) in CHECK_CHUNK-row batches through one process started by the
             # first, at the builder's compiled budget (SuiteSettings.checker_fuel)
