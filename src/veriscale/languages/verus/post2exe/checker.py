@@ -28,7 +28,14 @@ from .build import compile_checker
 from .session import CheckerSession, sessions_enabled
 from .translate import Checker, Untranslatable, translate
 
-__all__ = ["CHECK_FUEL", "CHECK_SEARCH", "CompiledChecker", "build_checker", "checker_for_source", "write_checkers"]
+__all__ = [
+    "CHECK_FUEL",
+    "CHECK_SEARCH",
+    "CompiledChecker",
+    "build_checker",
+    "checker_for_source",
+    "write_checkers",
+]
 
 
 def _verdict(d: dict[str, Any], key: str) -> Verdict:
