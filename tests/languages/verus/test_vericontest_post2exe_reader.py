@@ -220,3 +220,31 @@ def test_search_share_from_the_environment() -> None:
     far = [json.dumps({"input": {"n": 5}, "output": 2})]  # the quantifier is not reached: TRUE either way
     (other,) = [json.loads(x) for x in _run(ck.binary, far, {**base, "VERISCALE_POST2EXE_SEARCH": "0"})]
     assert other["ensures"] == "TRUE"
+
+
+NESTED_SPEC = """
+verus! {
+impl Solution {
+    pub fn h(n: i64) -> (r: i64)
+        requires 0 <= n <= 100,
+        ensures forall|i: int, j: int| 0 <= i < n && 0 <= j < n ==> i * j <= r,
+    { }
+}
+}
+"""
+
+
+def test_refusal_is_only_for_ranges_beyond_the_whole_budget() -> None:
+    """With a search share of 0 an inner range that merely has more values than the clause has steps
+    left is budget exhaustion (not retried in Python), as before; only a range beyond the whole budget
+    is refused."""
+    ck = checker_for_source(NESTED_SPEC, ["n"], None)
+    assert ck is not None and ck.ok, ck and ck.error
+    line = [json.dumps({"input": {"n": 30}, "output": 29 * 29})]
+    env = {"VERISCALE_POST2EXE_FUEL": "100", "VERISCALE_POST2EXE_SEARCH": "0"}
+    (d,) = [json.loads(x) for x in _run(ck.binary, line, env)]
+    assert d["ensures"] == "UNKNOWN" and str(d["ensures_reason"]).endswith("step budget of 100 exhausted")
+    assert d["ensures_steps"] == 100
+    (w,) = [json.loads(x) for x in _run(ck.binary, line, {**env, "VERISCALE_POST2EXE_FUEL": "20"})]
+    assert "range of 30 values exceeds the step budget: undecided after 0 values" in w["ensures_reason"]
+    assert w["ensures_steps"] == 0

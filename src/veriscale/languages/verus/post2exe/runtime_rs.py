@@ -145,21 +145,30 @@ const MAX_DEPTH: u32 = 100_000;
 // `search_cap` gives the steps a loop may use (u64::MAX: it fits), `steps_used` the clause's steps so far.
 const SEARCH_SHARE: u64 = 64;
 %HOT%fn steps_used() -> u64 { FUEL.with(|f| f.get()) }
+// With a search share of 0 (the engine's setting) only a range with more values than the WHOLE budget is
+// refused (at once, `Unk`: for the Python evaluator's solvers); one that merely has more values than the
+// clause has steps left runs on until the budget is spent (`Fuel`), as a loop without the search would.
+fn fits_budget(lo: i128, hi: i128, steps: u64) -> bool {
+    matches!(hi.checked_sub(lo).and_then(|d| d.checked_add(1)), Some(n) if n <= steps as i128)
+}
 fn search_cap(lo: i128, hi: i128) -> u64 {
     if hi < lo { return u64::MAX; }
     let max = max_fuel();
     let left = max.saturating_sub(steps_used());
-    match hi.checked_sub(lo).and_then(|d| d.checked_add(1)) {
-        Some(n) if n <= left as i128 => u64::MAX,
-        _ => SEARCH.with(|x| *x).min(left),
+    if fits_budget(lo, hi, left) { return u64::MAX; }
+    match SEARCH.with(|x| *x) {
+        0 => if fits_budget(lo, hi, max) { left } else { 0 },
+        share => share.min(left),
     }
 }
 // why a search stopped: with the search share of the budget, the values not tried are UNKNOWN (`Unk`: the
 // Python evaluator may still pin the binder with a solver); with less (the clause had less than the share
-// left) the budget itself is spent (`Fuel`, as when `charge` fails)
+// left) the budget itself is spent (`Fuel`, as when `charge` fails). With a share of 0: `Unk` for a range
+// beyond the whole budget (refused), else the budget is spent (`Fuel`).
 fn range_cut(lo: i128, hi: i128, next: i128, cap: u64) -> E {
     let max = max_fuel();
-    if cap < SEARCH.with(|x| *x) { return E::Fuel(format!("step budget of {} exhausted", max)); }
+    let spent = match SEARCH.with(|x| *x) { 0 => fits_budget(lo, hi, max), share => cap < share };
+    if spent { return E::Fuel(format!("step budget of {} exhausted", max)); }
     let n = hi.checked_sub(lo).and_then(|d| d.checked_add(1)).map_or(format!("{}..={}", lo, hi), |n| n.to_string());
     E::Unk(format!("range of {} values exceeds the step budget: undecided after {} values ({} steps)", n, next - lo, cap))
 }
