@@ -17,7 +17,7 @@ CPU seconds (user + sys of this process and its waited-for children), best of
   so it parses every case and answers ``bad`` without evaluating (minus ``start``);
 * ``eval``: the checker on the real batch, minus ``start`` and ``parse``
   (evaluation and writing the verdict lines);
-* ``reply``: the Python side turning the verdict lines into ``Verdict`` pairs;
+* ``reply``: the Python side turning the (compact) verdict lines into ``Verdict`` pairs;
 * ``batch``: ``CompiledChecker.check`` on the batch with one sandbox and process
   per batch (``VERISCALE_POST2EXE_SESSION=0``, the behaviour before sessions);
 * ``session``: the same through the problem's long-lived checker process, already
@@ -102,8 +102,8 @@ def _measure(ck: Any, te: Any, cases: list[Any], repeat: int, lim: ExecLimits, e
     blind = json.dumps([{"inpu": o["input"], "output": o["output"]} for o in objs]) + "\n"
     parse_s, _ = _best(lambda: run_program(binary, blind, lim, env=env), repeat)
     full_s, res = _best(lambda: run_program(binary, text, lim, env=env), repeat)
-    lines = res.stdout.splitlines()
-    reply_s, _ = _best(lambda: [ckmod._verdict(json.loads(ln), "ensures") for ln in lines], repeat)
+    lines = [ln.encode("utf-8") for ln in res.stdout.splitlines()]
+    reply_s, _ = _best(lambda: ck._verdicts(lines, len(rows), True), repeat)
     os.environ["VERISCALE_POST2EXE_SESSION"] = "0"  # one sandbox and process per batch
     batch_s, _ = _best(lambda: ck.check(rows), repeat)
     os.environ["VERISCALE_POST2EXE_SESSION"] = "1"
@@ -135,7 +135,7 @@ def main() -> None:
     os.nice(10)
     py_engine = VeriContestEngine(post2exe=False)
     lim = ExecLimits(case_seconds=120.0, memory_mb=4096)
-    env = {"VERISCALE_POST2EXE_FUEL": str(ckmod.CHECK_FUEL)}
+    env = ckmod._checker_env(ckmod.CHECK_FUEL)  # (the compact reply form, as CompiledChecker runs it)
     done = 0
     print("problem   cases | sandbox  start  encode  parse   eval  reply | batch  session  (CPU ms)")
     for p in _select(args.data, args.problems, args.only):

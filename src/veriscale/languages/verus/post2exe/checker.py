@@ -28,7 +28,14 @@ from .build import compile_checker
 from .session import CheckerSession, sessions_enabled
 from .translate import Checker, Untranslatable, translate
 
-__all__ = ["CHECK_FUEL", "CompiledChecker", "build_checker", "checker_for_source", "write_checkers"]
+__all__ = [
+    "CHECK_FUEL",
+    "CHECK_SEARCH",
+    "CompiledChecker",
+    "build_checker",
+    "checker_for_source",
+    "write_checkers",
+]
 
 
 def _verdict(d: dict[str, Any], key: str) -> Verdict:
@@ -53,9 +60,27 @@ def _verdict(d: dict[str, Any], key: str) -> Verdict:
 CHECK_FUEL = 64_000_000
 
 
-def _checker_env() -> dict[str, str]:
-    """The checker's step budget: a user's VERISCALE_POST2EXE_FUEL wins (nothing else is passed on)."""
-    return {"VERISCALE_POST2EXE_FUEL": os.environ.get("VERISCALE_POST2EXE_FUEL") or str(CHECK_FUEL)}
+# steps a quantifier range with more values than the clause has steps left may spend searching for the
+# value that decides it early (a witness of `exists`, a counterexample of `forall`): 0, such a range is
+# refused at once (UNKNOWN "range of N values exceeds the step budget: undecided after 0 values"), so the
+# engine goes straight to the Python evaluator, whose solvers (equality-only, affine and interval stand-ins)
+# decide such binders without enumerating them. A search share (the runtime's default: 1/64 of the budget)
+# cost lc3007 two searches of 1 M steps per verdict before Python decided it anyway. A user's
+# VERISCALE_POST2EXE_SEARCH in the environment wins.
+CHECK_SEARCH = 0
+
+
+def _checker_env(fuel: int | None = None) -> dict[str, str]:
+    """The checker's environment: its step budget (``fuel``, else a user's VERISCALE_POST2EXE_FUEL, else
+    ``CHECK_FUEL``), its search share (a user's VERISCALE_POST2EXE_SEARCH, else ``CHECK_SEARCH``) and the
+    compact reply form (``runtime_rs``'s ``serve``); nothing else is passed on."""
+    budget = str(fuel) if fuel is not None else os.environ.get("VERISCALE_POST2EXE_FUEL") or str(CHECK_FUEL)
+    search = os.environ.get("VERISCALE_POST2EXE_SEARCH") or str(CHECK_SEARCH)
+    return {
+        "VERISCALE_POST2EXE_FUEL": budget,
+        "VERISCALE_POST2EXE_SEARCH": search,
+        "VERISCALE_POST2EXE_REPLY": "compact",
+    }
 
 
 # the checker's values can grow large (sequences built by spec fns); its steps are bounded by fuel
@@ -116,7 +141,7 @@ class CompiledChecker:
             [{"input": inp, "output": out} for inp, out in cases] if with_output
             else [{"input": inp} for inp, _ in cases]
         )  # fmt: skip
-        env = _checker_env() if self.fuel is None else {"VERISCALE_POST2EXE_FUEL": str(self.fuel)}
+        env = _checker_env(self.fuel)
         try:
             batch: str | None = _ENCODE(objs) + "\n"
         except (TypeError, ValueError):
@@ -147,7 +172,7 @@ class CompiledChecker:
         raw = [ln.strip() for ln in raw]
         # exactly one verdict line comes back per line sent: only single objects are sent
         send = [k for k, ln in enumerate(raw) if ln.startswith(b"{") and b"\n" not in ln and b"\r" not in ln]
-        env = _checker_env() if self.fuel is None else {"VERISCALE_POST2EXE_FUEL": str(self.fuel)}
+        env = _checker_env(self.fuel)
         request = b"".join(raw[k] + b"\n" for k in send)
         got: Sequence[str | bytes] = []
         if send and sessions_enabled():
@@ -167,46 +192,60 @@ class CompiledChecker:
 
     def _verdicts(self, got: Sequence[str | bytes], n: int, with_output: bool
                   ) -> list[tuple[Verdict, Verdict | None]]:  # fmt: skip
-        """Verdict pairs of the checker's reply lines ``got`` (for ``n`` cases: missing ones UNKNOWN)."""
+        """Verdict pairs of the checker's compact reply lines ``got`` (for ``n`` cases: missing ones
+        UNKNOWN). A line's meaning depends only on its bytes, so each distinct line is decoded once per
+        batch (``_reply_line``); most lines of a batch are the same two letters."""
         unknown = Verdict.unknown("compiled checker gave no answer", "error")
-        try:  # the lines as one JSON array: one decoder call (bytes are read as UTF-8)
-            joined = (
-                b"[" + b",".join(got) + b"]"
-                if got and isinstance(got[0], bytes)
-                else "[" + ",".join(got) + "]"
-            )  # type: ignore[arg-type]
-            parsed: list[Any] = json.loads(joined)
-        except ValueError:  # (UnicodeDecodeError included) line by line: only a broken line is lost
-            parsed = [_loads_or_none(line) for line in got]
-        # a verdict pair seen before in this batch (same verdicts and reasons) is reused, not rebuilt
-        cache: dict[tuple[Any, Any, Any, Any], tuple[Verdict, Verdict | None]] = {}
+        cache: dict[bytes, tuple[tuple[Verdict, Verdict | None], int]] = {}
         verdicts: list[tuple[Verdict, Verdict | None]] = []
         steps = 0
-        for d in parsed:
-            if type(d) is not dict:
-                verdicts.append((unknown, unknown if with_output else None))
-                continue
-            if "bad" in d:
-                bad = Verdict.unknown(f"compiled checker: input does not decode: {d['bad']}", "error")
-                verdicts.append((bad, bad if with_output else None))
-                continue
-            steps += int(d.get("requires_steps") or 0) + int(d.get("ensures_steps") or 0)
-            key = (
-                d.get("requires"),
-                d.get("requires_reason"),
-                d.get("ensures", _NONE),
-                d.get("ensures_reason"),
-            )
-            pair = cache.get(key)
-            if pair is None:
-                pair = cache[key] = (
-                    _verdict(d, "requires"),
-                    _verdict(d, "ensures") if "ensures" in d else None,
-                )
-            verdicts.append(pair)
+        for line in got:
+            raw = line if isinstance(line, bytes) else line.encode("utf-8")
+            hit = cache.get(raw)
+            if hit is None:
+                hit = _reply_line(raw, with_output)
+                if not hit[1]:  # (a line reporting steps is counted every time it occurs)
+                    cache[raw] = hit
+            verdicts.append(hit[0])
+            steps += hit[1]
         self.steps += steps
-        verdicts.extend((unknown, unknown if with_output else None) for _ in range(n - len(verdicts)))
+        miss = (unknown, unknown if with_output else None)
+        verdicts.extend(miss for _ in range(n - len(verdicts)))
         return verdicts
+
+
+_CODES = {ord("T"): "TRUE", ord("F"): "FALSE", ord("U"): "UNKNOWN"}
+
+
+def _reply_line(raw: bytes, with_output: bool) -> tuple[tuple[Verdict, Verdict | None], int]:
+    """(verdict pair, steps reported) of one compact reply line (``runtime_rs``'s ``serve``): letters,
+    an optional ``#steps``, and — when a verdict is not TRUE — the reasons as tab-separated JSON strings;
+    a ``{"bad": ...}`` object is a case that does not decode. Anything else is UNKNOWN (no answer)."""
+    unknown = Verdict.unknown("compiled checker gave no answer", "error")
+    miss = (unknown, unknown if with_output else None)
+    if raw.startswith(b"{"):
+        d = _loads_or_none(raw)
+        if type(d) is dict and "bad" in d:
+            bad = Verdict.unknown(f"compiled checker: input does not decode: {d['bad']}", "error")
+            steps = d.get("steps")  # (the steps of the request line's earlier cases)
+            return (bad, bad if with_output else None), steps if type(steps) is int else 0
+        return miss, 0
+    head, tab, rest = raw.partition(b"\t")
+    codes, _, count = head.partition(b"#")
+    try:
+        steps = int(count) if count else 0
+        reasons = json.loads(b"[" + rest.replace(b"\t", b",") + b"]") if tab else []
+    except ValueError:
+        return miss, 0
+    if not 1 <= len(codes) <= 2 or any(c not in _CODES for c in codes) or len(reasons) not in (0, len(codes)):
+        return miss, 0
+    d: dict[str, Any] = {}
+    for k, key in enumerate(("requires", "ensures")[: len(codes)]):
+        d[key] = _CODES[codes[k]]
+        d[f"{key}_reason"] = reasons[k] if reasons else ""
+    req = _verdict(d, "requires")
+    ens = _verdict(d, "ensures") if "ensures" in d else None
+    return (req, ens if with_output else None), steps
 
 
 # one encoder for every batch (``json.dumps`` with options builds a new encoder per call); compact, and
@@ -220,9 +259,6 @@ def _encode_one(obj: dict[str, Any]) -> str:
         return _ENCODE(obj)
     except (TypeError, ValueError) as exc:
         return json.dumps({"bad input": str(exc)})
-
-
-_NONE = object()  # "no ensures verdict" in a batch's verdict-pair cache key
 
 
 def _loads_or_none(line: str | bytes) -> Any:

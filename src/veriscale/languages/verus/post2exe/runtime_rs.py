@@ -37,10 +37,13 @@ enum V { U, B(bool), I(i128), C(char), S(Rc<Vec<V>>), M(Rc<Vec<V>>) }
 enum E { Unk(String), Fuel(String) }
 type R = Result<V, E>;
 
+// (const-initialised: an access is a plain thread-local load, no lazy-initialisation check — these are
+// touched on every step, spec fn call and memo probe)
 thread_local! {
-    static FUEL: Cell<u64> = Cell::new(0);
-    static DEPTH: Cell<u32> = Cell::new(0);
-    static MEMO: std::cell::RefCell<HashMap<MK, V, FxB>> = std::cell::RefCell::new(HashMap::default());
+    static FUEL: Cell<u64> = const { Cell::new(0) };
+    static DEPTH: Cell<u32> = const { Cell::new(0) };
+    static MEMO: std::cell::RefCell<HashMap<MK, V, FxB>> =
+        const { std::cell::RefCell::new(HashMap::with_hasher(std::hash::BuildHasherDefault::new())) };
 }
 // the memo's hasher: a multiply-rotate hash (as rustc's FxHash) instead of SipHash, which was a fifth of
 // a memo-heavy checker's time; only speed depends on it (no output iterates the map)
@@ -102,11 +105,21 @@ const DEFAULT_FUEL: u64 = %DEFAULT_FUEL%;
 fn fuel_limit() -> u64 {
     std::env::var("VERISCALE_POST2EXE_FUEL").ok().and_then(|s| s.trim().parse::<u64>().ok()).filter(|n| *n > 0).unwrap_or(DEFAULT_FUEL)
 }
-thread_local! {
-    static MAX_FUEL: u64 = fuel_limit();
-    static STEPS: Cell<u64> = Cell::new(0);  // steps of every clause of the current verdict
-    static UNFLUSHED: Cell<u64> = Cell::new(0);  // steps spent since the output was last flushed
+// steps a range search beyond the budget may use (see `search_cap`): $VERISCALE_POST2EXE_SEARCH (0: such
+// a range is refused at once, UNKNOWN "exceeds the step budget", for the Python evaluator's solvers), else
+// the budget / SEARCH_SHARE
+fn search_limit() -> u64 {
+    std::env::var("VERISCALE_POST2EXE_SEARCH").ok().and_then(|s| s.trim().parse::<u64>().ok())
+        .unwrap_or_else(|| (fuel_limit() / SEARCH_SHARE).max(1))
 }
+thread_local! {
+    static MAX_FUEL: Cell<u64> = const { Cell::new(0) };  // 0: not read yet (`max_fuel`; a budget is >= 1)
+    static SEARCH: u64 = search_limit();
+    static STEPS: Cell<u64> = const { Cell::new(0) };  // steps of every clause of the current verdict
+    static UNFLUSHED: Cell<u64> = const { Cell::new(0) };  // steps spent since the output was last flushed
+}
+%HOT%fn max_fuel() -> u64 { MAX_FUEL.with(|m| { let v = m.get(); if v != 0 { v } else { read_max_fuel(m) } }) }
+#[cold] fn read_max_fuel(m: &Cell<u64>) -> u64 { let v = fuel_limit(); m.set(v); v }
 // Output is buffered, not flushed per verdict (a write system call per case was a large share of a cheap
 // case's cost). It is flushed when the checker is about to wait for input, at its end, and once the cases
 // answered since the last flush used FLUSH_STEPS steps: a batch killed by its clock loses at most that
@@ -123,7 +136,7 @@ const MAX_DEPTH: u32 = 100_000;
 // (not #[inline]: an inline runtime function is compiled again inside every checker, at the checker's
 // opt-level 0; a call into the optimised runtime library is faster)
 %HOT%fn charge() -> Result<(), E> {
-    FUEL.with(|f| { let n = f.get() + 1; f.set(n); let m = MAX_FUEL.with(|m| *m); if n > m { Err(E::Fuel(format!("step budget of {} exhausted", m))) } else { Ok(()) } })
+    FUEL.with(|f| { let n = f.get() + 1; f.set(n); let m = max_fuel(); if n > m { Err(E::Fuel(format!("step budget of {} exhausted", m))) } else { Ok(()) } })
 }
 // A range loop that runs to its end charges at least one step per value. One with more values than the
 // clause has steps left cannot finish: instead of burning the whole budget it becomes a search for the
@@ -132,21 +145,30 @@ const MAX_DEPTH: u32 = 100_000;
 // `search_cap` gives the steps a loop may use (u64::MAX: it fits), `steps_used` the clause's steps so far.
 const SEARCH_SHARE: u64 = 64;
 %HOT%fn steps_used() -> u64 { FUEL.with(|f| f.get()) }
+// With a search share of 0 (the engine's setting) only a range with more values than the WHOLE budget is
+// refused (at once, `Unk`: for the Python evaluator's solvers); one that merely has more values than the
+// clause has steps left runs on until the budget is spent (`Fuel`), as a loop without the search would.
+fn fits_budget(lo: i128, hi: i128, steps: u64) -> bool {
+    matches!(hi.checked_sub(lo).and_then(|d| d.checked_add(1)), Some(n) if n <= steps as i128)
+}
 fn search_cap(lo: i128, hi: i128) -> u64 {
     if hi < lo { return u64::MAX; }
-    let max = MAX_FUEL.with(|m| *m);
+    let max = max_fuel();
     let left = max.saturating_sub(steps_used());
-    match hi.checked_sub(lo).and_then(|d| d.checked_add(1)) {
-        Some(n) if n <= left as i128 => u64::MAX,
-        _ => (max / SEARCH_SHARE).max(1).min(left),
+    if fits_budget(lo, hi, left) { return u64::MAX; }
+    match SEARCH.with(|x| *x) {
+        0 => if fits_budget(lo, hi, max) { left } else { 0 },
+        share => share.min(left),
     }
 }
 // why a search stopped: with the search share of the budget, the values not tried are UNKNOWN (`Unk`: the
 // Python evaluator may still pin the binder with a solver); with less (the clause had less than the share
-// left) the budget itself is spent (`Fuel`, as when `charge` fails)
+// left) the budget itself is spent (`Fuel`, as when `charge` fails). With a share of 0: `Unk` for a range
+// beyond the whole budget (refused), else the budget is spent (`Fuel`).
 fn range_cut(lo: i128, hi: i128, next: i128, cap: u64) -> E {
-    let max = MAX_FUEL.with(|m| *m);
-    if cap < (max / SEARCH_SHARE).max(1) { return E::Fuel(format!("step budget of {} exhausted", max)); }
+    let max = max_fuel();
+    let spent = match SEARCH.with(|x| *x) { 0 => fits_budget(lo, hi, max), share => cap < share };
+    if spent { return E::Fuel(format!("step budget of {} exhausted", max)); }
     let n = hi.checked_sub(lo).and_then(|d| d.checked_add(1)).map_or(format!("{}..={}", lo, hi), |n| n.to_string());
     E::Unk(format!("range of {} values exceeds the step budget: undecided after {} values ({} steps)", n, next - lo, cap))
 }
@@ -326,28 +348,220 @@ fn pow(b: &V, e: &V) -> R {
 }
 fn str_v(s: &str) -> V { mk(s.chars().map(V::C).collect()) }
 
-// ---- JSON -> V by a type descriptor
+// ---- the case reader: JSON text -> V by a type descriptor, with no generic JSON tree in between.
+// A request line is first validated as a whole by `Sk` (the same grammar, checks and messages as the
+// prelude's JSON parser, which built a tree of owned strings and vectors for every case); a value is then
+// a `Js`, the text of a validated value, and `field`/`from_j` read keys and typed values straight from
+// that text (numbers parsed in place, strings unescaped only when they hold a backslash).
 enum T { Int(Option<i128>, Option<i128>), Bool, Char, Str, Seq(Box<T>), Tup(Vec<T>), Unit }
-fn from_j(t: &T, j: &J) -> Result<V, String> {
-    match (t, j) {
-        (T::Int(lo, hi), J::Num(s)) => {
-            let n: i128 = s.parse().map_err(|_| format!("{} is not an integer of the checker", s))?;
+#[derive(Clone, Copy)]
+struct Js<'a>(&'a [u8]);
+const JS_NULL: Js<'static> = Js(b"null");
+// validating scanner: accepts exactly what the prelude's `parse` accepts, with the same error messages
+struct Sk<'a> { s: &'a [u8], i: usize }
+impl<'a> Sk<'a> {
+    fn ws(&mut self) { while self.i < self.s.len() && matches!(self.s[self.i], b' ' | b'\t' | b'\n' | b'\r') { self.i += 1; } }
+    fn lit(&mut self, w: &[u8]) -> Result<(), String> {
+        if self.s[self.i..].starts_with(w) { self.i += w.len(); Ok(()) } else { Err(format!("bad literal at {}", self.i)) }
+    }
+    fn value(&mut self) -> Result<(), String> {
+        self.ws();
+        if self.i >= self.s.len() { return Err("unexpected end of JSON".to_string()); }
+        match self.s[self.i] {
+            b'n' => self.lit(b"null"),
+            b't' => self.lit(b"true"),
+            b'f' => self.lit(b"false"),
+            b'"' => self.string(),
+            b'[' => {
+                self.i += 1;
+                self.ws();
+                if self.i < self.s.len() && self.s[self.i] == b']' { self.i += 1; return Ok(()); }
+                loop {
+                    self.value()?;
+                    self.ws();
+                    if self.i >= self.s.len() { return Err("unterminated array".to_string()); }
+                    match self.s[self.i] {
+                        b',' => self.i += 1,
+                        b']' => { self.i += 1; return Ok(()); }
+                        _ => return Err(format!("expected , or ] at {}", self.i)),
+                    }
+                }
+            }
+            b'{' => {
+                self.i += 1;
+                self.ws();
+                if self.i < self.s.len() && self.s[self.i] == b'}' { self.i += 1; return Ok(()); }
+                loop {
+                    self.ws();
+                    if self.i >= self.s.len() || self.s[self.i] != b'"' { return Err(format!("expected key at {}", self.i)); }
+                    self.string()?;
+                    self.ws();
+                    if self.i >= self.s.len() || self.s[self.i] != b':' { return Err(format!("expected : at {}", self.i)); }
+                    self.i += 1;
+                    self.value()?;
+                    self.ws();
+                    if self.i >= self.s.len() { return Err("unterminated object".to_string()); }
+                    match self.s[self.i] {
+                        b',' => self.i += 1,
+                        b'}' => { self.i += 1; return Ok(()); }
+                        _ => return Err(format!("expected , or }} at {}", self.i)),
+                    }
+                }
+            }
+            c if c == b'-' || c.is_ascii_digit() => {
+                self.i += 1;
+                while self.i < self.s.len() && matches!(self.s[self.i], b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') { self.i += 1; }
+                Ok(())
+            }
+            _ => Err(format!("unexpected byte at {}", self.i)),
+        }
+    }
+    fn hex4(&mut self) -> Result<u32, String> {
+        if self.i + 4 > self.s.len() { return Err("short \\u escape".to_string()); }
+        let h = std::str::from_utf8(&self.s[self.i..self.i + 4]).map_err(|_| "bad \\u escape".to_string())?;
+        self.i += 4;
+        u32::from_str_radix(h, 16).map_err(|_| "bad \\u escape".to_string())
+    }
+    // a string from its opening quote; `out`: where its decoded bytes go (None: only checked)
+    fn string_into(&mut self, mut out: Option<&mut Vec<u8>>) -> Result<(), String> {
+        self.i += 1;
+        loop {
+            if self.i >= self.s.len() { return Err("unterminated string".to_string()); }
+            let c = self.s[self.i];
+            self.i += 1;
+            match c {
+                b'"' => return Ok(()),
+                b'\\' => {
+                    if self.i >= self.s.len() { return Err("bad escape".to_string()); }
+                    let e = self.s[self.i];
+                    self.i += 1;
+                    let ch: char = match e {
+                        b'"' => '"', b'\\' => '\\', b'/' => '/', b'b' => '\u{8}', b'f' => '\u{c}',
+                        b'n' => '\n', b'r' => '\r', b't' => '\t',
+                        b'u' => {
+                            let hi = self.hex4()?;
+                            let cp = if (0xD800..0xDC00).contains(&hi) {
+                                if self.i + 2 <= self.s.len() && self.s[self.i] == b'\\' && self.s[self.i + 1] == b'u' {
+                                    self.i += 2;
+                                    let lo = self.hex4()?;
+                                    0x10000 + ((hi - 0xD800) << 10) + (lo.wrapping_sub(0xDC00) & 0x3FF)
+                                } else {
+                                    return Err("lone surrogate".to_string());
+                                }
+                            } else { hi };
+                            char::from_u32(cp).ok_or_else(|| "bad code point".to_string())?
+                        }
+                        _ => return Err("bad escape".to_string()),
+                    };
+                    if let Some(o) = out.as_deref_mut() { let mut b = [0u8; 4]; o.extend_from_slice(ch.encode_utf8(&mut b).as_bytes()); }
+                }
+                c => if let Some(o) = out.as_deref_mut() { o.push(c) },
+            }
+        }
+    }
+    fn string(&mut self) -> Result<(), String> { self.string_into(None) }
+}
+// the end of the value starting at `i` of validated text (no checks: `Sk` has made them)
+fn skip_js(s: &[u8], mut i: usize) -> usize {
+    match s[i] {
+        b'"' => {
+            i += 1;
+            while s[i] != b'"' { i += if s[i] == b'\\' { 2 } else { 1 }; }
+            i + 1
+        }
+        b'[' | b'{' => {
+            let mut depth = 0usize;
+            loop {
+                match s[i] {
+                    b'"' => { i = skip_js(s, i); continue; }
+                    b'[' | b'{' => depth += 1,
+                    b']' | b'}' => { depth -= 1; if depth == 0 { return i + 1; } }
+                    _ => {}
+                }
+                i += 1;
+            }
+        }
+        b'n' | b't' => i + 4,
+        b'f' => i + 5,
+        _ => { i += 1; while i < s.len() && matches!(s[i], b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') { i += 1; } i }
+    }
+}
+#[inline] fn ws_at(s: &[u8], mut i: usize) -> usize { while i < s.len() && matches!(s[i], b' ' | b'\t' | b'\n' | b'\r') { i += 1; } i }
+// the elements of a validated array `s` (from its `[`), each given to `f` in order; stops at f's first error
+fn each_js<'a>(s: &'a [u8], f: &mut dyn FnMut(&'a [u8]) -> Result<(), String>) -> Result<(), String> {
+    let mut i = ws_at(s, 1);
+    if s[i] == b']' { return Ok(()); }
+    loop {
+        let e = skip_js(s, i);
+        f(&s[i..e])?;
+        i = ws_at(s, e);
+        if s[i] == b']' { return Ok(()); }
+        i = ws_at(s, i + 1);  // past the ','
+    }
+}
+// a validated string's decoded text (no copy of its bytes' meaning: escapes decoded as the prelude does)
+fn str_js(s: &[u8]) -> Result<std::borrow::Cow<'_, str>, String> {
+    let body = &s[1..s.len() - 1];
+    if !body.contains(&b'\\') {
+        return std::str::from_utf8(body).map(std::borrow::Cow::Borrowed).map_err(|_| "invalid UTF-8 in string".to_string());
+    }
+    let mut out = Vec::with_capacity(body.len());
+    Sk { s, i: 0 }.string_into(Some(&mut out))?;
+    String::from_utf8(out).map(std::borrow::Cow::Owned).map_err(|_| "invalid UTF-8 in string".to_string())
+}
+// (a value or a reference: the emitted code passes both)
+fn from_j<'a, X: std::borrow::Borrow<Js<'a>>>(t: &T, j: X) -> Result<V, String> { from_js(t, j.borrow().0) }
+fn mismatch<X>() -> Result<X, String> { Err("JSON value does not match the type".to_string()) }
+fn from_js(t: &T, s: &[u8]) -> Result<V, String> {
+    match (t, s[0]) {
+        (T::Int(lo, hi), b'-' | b'0'..=b'9') => {
+            let txt = std::str::from_utf8(s).map_err(|_| "invalid UTF-8".to_string())?;
+            let n: i128 = txt.parse().map_err(|_| format!("{} is not an integer of the checker", txt))?;
             if lo.map_or(false, |l| n < l) || hi.map_or(false, |h| n > h) { return Err(format!("{} is out of range", n)); }
             Ok(V::I(n))
         }
-        (T::Bool, J::Bool(b)) => Ok(V::B(*b)),
-        (T::Char, J::Str(s)) => { let mut it = s.chars(); match (it.next(), it.next()) { (Some(c), None) => Ok(V::C(c)), _ => Err("char is not one character".to_string()) } }
-        (T::Str, J::Str(s)) => Ok(str_v(s)),
-        (T::Seq(e), J::Str(s)) if matches!(**e, T::Char) => Ok(str_v(s)),
-        (T::Seq(e), J::Arr(xs)) => Ok(mk(xs.iter().map(|x| from_j(e, x)).collect::<Result<Vec<_>, _>>()?)),
-        (T::Tup(ts), J::Arr(xs)) if ts.len() == xs.len() => Ok(mk(ts.iter().zip(xs.iter()).map(|(t, x)| from_j(t, x)).collect::<Result<Vec<_>, _>>()?)),
-        (T::Unit, J::Null) => Ok(V::U),
-        (T::Unit, J::Arr(xs)) if xs.is_empty() => Ok(V::U),
-        _ => Err("JSON value does not match the type".to_string()),
+        (T::Bool, b't') => Ok(V::B(true)),
+        (T::Bool, b'f') => Ok(V::B(false)),
+        (T::Char, b'"') => {
+            let st = str_js(s)?;
+            let mut it = st.chars();
+            match (it.next(), it.next()) { (Some(c), None) => Ok(V::C(c)), _ => Err("char is not one character".to_string()) }
+        }
+        (T::Str, b'"') => Ok(str_v(&str_js(s)?)),
+        (T::Seq(e), b'"') if matches!(**e, T::Char) => Ok(str_v(&str_js(s)?)),
+        (T::Seq(e), b'[') => {
+            let mut v = Vec::new();
+            each_js(s, &mut |x| { v.push(from_js(e, x)?); Ok(()) })?;
+            Ok(mk(v))
+        }
+        (T::Tup(ts), b'[') => {
+            let mut xs: Vec<&[u8]> = Vec::with_capacity(ts.len());
+            each_js(s, &mut |x| { xs.push(x); Ok(()) })?;
+            if xs.len() != ts.len() { return mismatch(); }
+            Ok(mk(ts.iter().zip(xs.iter()).map(|(t, x)| from_js(t, x)).collect::<Result<Vec<_>, _>>()?))
+        }
+        (T::Unit, b'n') => Ok(V::U),
+        (T::Unit, b'[') if s[ws_at(s, 1)] == b']' => Ok(V::U),
+        _ => mismatch(),
     }
 }
-fn field<'a>(j: &'a J, k: &str) -> Option<&'a J> {
-    match j { J::Obj(fs) => fs.iter().find(|(n, _)| n == k).map(|(_, v)| v), _ => None }
+// the value of the first key `k` of a validated object (None: not an object, or no such key)
+fn field<'a>(j: &Js<'a>, k: &str) -> Option<Js<'a>> {
+    let s = j.0;
+    if s[0] != b'{' { return None; }
+    let mut i = ws_at(s, 1);
+    if s[i] == b'}' { return None; }
+    loop {
+        let ke = skip_js(s, i);
+        let key = &s[i..ke];
+        let hit = if key[1..key.len() - 1].contains(&b'\\') { str_js(key).map_or(false, |d| d == k) } else { &key[1..key.len() - 1] == k.as_bytes() };
+        let vs = ws_at(s, ws_at(s, ke) + 1);  // past the ':'
+        let ve = skip_js(s, vs);
+        if hit { return Some(Js(&s[vs..ve])); }
+        i = ws_at(s, ve);
+        if s[i] == b'}' { return None; }
+        i = ws_at(s, i + 1);  // past the ','
+    }
 }
 fn esc(s: &str, o: &mut String) {
     o.push('"');
@@ -376,8 +590,95 @@ fn verdict(o: &mut String, key: &str, clauses: &[(&str, &dyn Fn() -> Result<bool
         }
     }
     let (v, why) = match (fals, first) { (Some(w), _) => ("FALSE", w), (None, Some(w)) => ("UNKNOWN", w), _ => ("TRUE", String::new()) };
+    if COMPACT.with(|c| *c) {  // one letter per verdict; the reason and the steps go apart (see `serve`)
+        CODES.with(|c| c.borrow_mut().push(v.as_bytes()[0] as char));
+        REASONS.with(|r| { let mut r = r.borrow_mut(); r.push('\t'); if why.is_empty() { r.push_str("\"\""); } else { esc(&why, &mut r); } });
+        PENDING.with(|p| p.set(p.get() + STEPS.with(|x| x.get())));
+        return;
+    }
     o.push_str(&format!("\"{}\":\"{}\",\"{}_steps\":{},\"{}_reason\":", key, v, key, STEPS.with(|x| x.get()), key));
     esc(&why, o);
+}
+
+// ---- the request loop (the emitted `run` calls `serve(case)`)
+// Replies: by default one JSON object per case (`verdict`); with VERISCALE_POST2EXE_REPLY=compact (what
+// `CompiledChecker` asks for) one short line per case: a letter per verdict (T, F or U: requires, then
+// ensures when the case has an output), then `#<steps>` on the last case of each request line and on a
+// case after which the output is flushed (the steps of the cases answered since the previous `#`), then —
+// only when a verdict is not TRUE — a tab and each verdict's reason as a JSON string, tab-separated. A
+// case that does not decode is the same `{"bad": ...}` object in both forms (so is the session's end
+// marker); when it ends a request line it carries the earlier cases' steps as `"steps"`. Most lines of a
+// batch are then a few identical bytes that the reader maps without parsing.
+thread_local! {
+    static COMPACT: bool = std::env::var("VERISCALE_POST2EXE_REPLY").map_or(false, |v| v == "compact");
+    static CODES: std::cell::RefCell<String> = std::cell::RefCell::new(String::new());
+    static REASONS: std::cell::RefCell<String> = std::cell::RefCell::new(String::new());
+    static PENDING: Cell<u64> = const { Cell::new(0) };  // steps of answered cases not yet reported by a `#`
+}
+type CaseFn = fn(&mut String, &Js, Option<&Js>) -> Result<(), String>;
+fn bad_line(o: &mut String, m: &str) { o.clear(); o.push_str("{\"bad\":"); esc(m, o); o.push('}'); }
+fn answer<W: Write>(out: &mut W, o: &mut String, case: CaseFn, c: &Js, compact: bool, last: bool) {
+    o.clear();
+    let pending = PENDING.with(|p| p.get());
+    CODES.with(|x| x.borrow_mut().clear());
+    REASONS.with(|x| x.borrow_mut().clear());
+    let res = match field(c, "input") {
+        None => Err("no input object".to_string()),
+        Some(inp) => case(o, &inp, field(c, "output").as_ref()),
+    };
+    let due = flush_due();
+    match res {
+        Err(m) => {
+            bad_line(o, &m);
+            PENDING.with(|p| p.set(pending));  // (as in the JSON form: no steps for a case that does not decode)
+            if compact && (last || due) && pending > 0 {  // the earlier cases' steps, on this line instead
+                o.pop();
+                o.push_str(&format!(",\"steps\":{}}}", pending));
+                PENDING.with(|p| p.set(0));
+            }
+        }
+        Ok(()) if compact => {
+            o.clear();
+            let all_true = CODES.with(|x| { let x = x.borrow(); o.push_str(&x); x.bytes().all(|b| b == b'T') });
+            if last || due { let p = PENDING.with(|p| p.replace(0)); o.push('#'); o.push_str(&p.to_string()); }
+            if !all_true { REASONS.with(|x| o.push_str(&x.borrow())); }
+        }
+        Ok(()) => {}
+    }
+    out.write_all(o.as_bytes()).ok();
+    out.write_all(b"\n").ok();
+    if due { out.flush().ok(); }
+}
+fn serve(case: CaseFn) {
+    let compact = COMPACT.with(|c| *c);
+    let mut rd = std::io::BufReader::with_capacity(1 << 16, std::io::stdin());
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout());
+    let mut line = String::new();
+    let mut o = String::new();
+    loop {
+        if rd.buffer().is_empty() { out.flush().ok(); }  // about to wait for input: answer first
+        line.clear();
+        match rd.read_line(&mut line) { Ok(0) | Err(_) => break, Ok(_) => {} }
+        let t = line.trim();
+        if t.is_empty() { continue; }
+        let b = t.as_bytes();
+        let mut sk = Sk { s: b, i: 0 };
+        let checked = sk.value().and_then(|_| {
+            sk.ws();
+            if sk.i != b.len() { Err("trailing characters after JSON".to_string()) } else { Ok(()) }
+        });
+        match checked {
+            Err(m) => { bad_line(&mut o, &m); out.write_all(o.as_bytes()).ok(); out.write_all(b"\n").ok(); }
+            Ok(()) if b[0] == b'[' => {
+                let mut items: Vec<&[u8]> = Vec::new();
+                each_js(b, &mut |x| { items.push(x); Ok(()) }).ok();
+                let n = items.len();
+                for (k, x) in items.into_iter().enumerate() { answer(&mut out, &mut o, case, &Js(x), compact, k + 1 == n); }
+            }
+            Ok(()) => answer(&mut out, &mut o, case, &Js(b), compact, true),
+        }
+    }
+    out.flush().ok();
 }
 """
 

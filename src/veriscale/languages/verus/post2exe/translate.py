@@ -787,14 +787,14 @@ def translate(
     post_scope = dict(pre_scope)
     post_lines: list[str] = []
     if muts:
-        post_lines.append('let ret_j = field(outj, "return").cloned().unwrap_or(J::Null);')
+        post_lines.append('let ret_j = field(outj, "return").unwrap_or(JS_NULL);')
         post_lines.append('let after = field(outj, "after");')
         for (pname, ptype), key in zip(prog.params, names):
             if pname not in muts:
                 continue
             var = _ident(pname) + "_after"
             post_lines.append(
-                f"let {var} = from_j(&{_type_desc(ptype)}, after.and_then(|a| field(a, {json.dumps(key)}))"
+                f"let {var} = from_j(&{_type_desc(ptype)}, after.and_then(|a| field(&a, {json.dumps(key)}))"
                 f".ok_or_else(|| {json.dumps('missing the final value of ' + key)}.to_string())?)?;"
             )
             post_scope["#old#" + pname] = _ident(pname)
@@ -838,8 +838,7 @@ def translate(
                 "use std::io::{BufRead, Write};", "use std::rc::Rc;"]  # fmt: skip
     src = [*head, *tr.bodies]
     src.append(
-        'fn bad(o: &mut String, m: &str) { o.clear(); o.push_str("{\\"bad\\":"); esc(m, o); o.push(\'}\'); }\n'
-        "fn case(o: &mut String, inp: &J, outj: Option<&J>) -> Result<(), String> {\n"
+        "fn case(o: &mut String, inp: &Js, outj: Option<&Js>) -> Result<(), String> {\n"
         + "\n".join("    " + m for m in main)
         + "\n    o.push('{');\n"
         f'    verdict(o, "requires", &[{", ".join(req_items)}]);\n'
@@ -851,34 +850,7 @@ def translate(
         "    o.push('}');\n"
         "    Ok(())\n"
         "}\n"
-        "fn one(o: &mut String, j: &J) {\n"
-        '    match field(j, "input") {\n'
-        '        None => bad(o, "no input object"),\n'
-        '        Some(inp) => if let Err(m) = case(o, inp, field(j, "output")) { bad(o, &m) },\n'
-        "    }\n"
-        "}\n"
-        "fn run() {\n"
-        "    let mut rd = std::io::BufReader::with_capacity(1 << 16, std::io::stdin());\n"
-        "    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout());\n"
-        "    let mut line = String::new();\n"
-        "    let mut o = String::new();\n"
-        "    loop {\n"
-        "        if rd.buffer().is_empty() { out.flush().ok(); }  // about to wait for input: answer first\n"
-        "        line.clear();\n"
-        "        match rd.read_line(&mut line) { Ok(0) | Err(_) => break, Ok(_) => {} }\n"
-        "        let t = line.trim();\n"
-        "        if t.is_empty() { continue; }\n"
-        "        match parse(t) {\n"
-        '            Err(m) => { o.clear(); bad(&mut o, &m); writeln!(out, "{}", o).ok(); }\n'
-        "            Ok(J::Arr(cases)) => for c in cases.iter() {\n"
-        '                o.clear(); one(&mut o, c); writeln!(out, "{}", o).ok();\n'
-        "                if flush_due() { out.flush().ok(); }\n"
-        "            },\n"
-        '            Ok(j) => { o.clear(); one(&mut o, &j); writeln!(out, "{}", o).ok(); if flush_due() { out.flush().ok(); } }\n'
-        "        }\n"
-        "    }\n"
-        "    out.flush().ok();\n"
-        "}\n"
+        "fn run() { serve(case) }  // the request loop and reply forms: the runtime's `serve`\n"
         "fn main() {\n"
         '    let h = std::thread::Builder::new().stack_size(1 << 30).spawn(run).expect("thread");\n'
         "    h.join().ok();\n"
