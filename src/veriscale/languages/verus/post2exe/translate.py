@@ -737,10 +737,12 @@ class _Translator:
                 raise
             sig = ", ".join(f"{v}: &V" for v in params.values())
             if self.memoised(fn):
-                key = f"mk_key({fid}, &[{', '.join(params.values())}])"
+                # the typed memo (memo_rs): a key of machine words, the generic key only as its fallback
+                args = f"&[{', '.join(params.values())}]"
                 self.bodies.append(
-                    f"fn {rust}({sig}) -> R {{ charge()?; let key = {key}; if let Some(v) = memo_get(&key) {{ return Ok(v); }} "
-                    f"enter()?; let r = (|| -> R {{ {body} }})(); leave(); if let Ok(v) = &r {{ memo_put(key, v.clone()); }} r }}"
+                    f"fn {rust}({sig}) -> R {{ charge()?; let key = memo_key({fid}, {args}); "
+                    f"if let Some(v) = memo_get_k(&key) {{ return Ok(v); }} enter()?; let r = (|| -> R {{ {body} }})(); "
+                    f"leave(); if let Ok(v) = &r {{ memo_put_k(key, {args}, v); }} r }}"
                 )
             else:  # see `memoised`: evaluating the body again costs about what a memo probe would
                 self.bodies.append(
