@@ -46,7 +46,7 @@ pub fn f(a: Vec<i64>, d: i64) -> (r: i64)
 
 def test_memoised_calls_use_the_typed_key() -> None:
     src = translate(SPEC, ["a", "d"]).source
-    assert "memo_key(" in src and "memo_put_k(" in src and "mk_key(" not in src
+    assert "tkey(" in src and "memo_put_t(" in src and "mk_key(" not in src
 
 
 @pytest.mark.parametrize(

@@ -740,9 +740,9 @@ class _Translator:
                 # the typed memo (memo_rs): a key of machine words, the generic key only as its fallback
                 args = f"&[{', '.join(params.values())}]"
                 self.bodies.append(
-                    f"fn {rust}({sig}) -> R {{ charge()?; let key = memo_key({fid}, {args}); "
-                    f"if let Some(v) = memo_get_k(&key) {{ return Ok(v); }} enter()?; let r = (|| -> R {{ {body} }})(); "
-                    f"leave(); if let Ok(v) = &r {{ memo_put_k(key, {args}, v); }} r }}"
+                    f"fn {rust}({sig}) -> R {{ charge()?; let key = tkey({fid}, {args}); "
+                    f"if let Some(v) = memo_get_t(key, {fid}, {args}) {{ return Ok(v); }} enter()?; "
+                    f"let r = (|| -> R {{ {body} }})(); leave(); if let Ok(v) = &r {{ memo_put_t(key, {fid}, {args}, v); }} r }}"
                 )
             else:  # see `memoised`: evaluating the body again costs about what a memo probe would
                 self.bodies.append(
