@@ -113,11 +113,11 @@ def test_memo_only_where_a_call_can_repeat_work() -> None:
         for line in src.splitlines()
         if line.startswith("fn f_")
     }
-    assert "mk_key(" in fns["f_v_psum"]  # recursive
-    assert "mk_key(" in fns["f_v_has"]  # a quantifier in its body
-    assert "mk_key(" not in fns["f_v_gap"]  # arithmetic only
-    assert "mk_key(" not in fns["f_v_seg"]  # not recursive, calls a memoised fn
-    assert "mk_key(" in fns["f_v_rev"]  # linear work no step pays for: `rev(s)[i]` for every i reuses one
+    assert "tkey(" in fns["f_v_psum"]  # recursive
+    assert "tkey(" in fns["f_v_has"]  # a quantifier in its body
+    assert "tkey(" not in fns["f_v_gap"]  # arithmetic only
+    assert "tkey(" not in fns["f_v_seg"]  # not recursive, calls a memoised fn
+    assert "tkey(" in fns["f_v_rev"]  # linear work no step pays for: `rev(s)[i]` for every i reuses one
 
 
 def test_a_json_array_line_is_a_batch_and_answers_come_before_the_next_input() -> None:

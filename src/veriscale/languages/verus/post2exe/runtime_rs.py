@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import re
 
+from .memo_rs import MEMO_RUNTIME
+
 __all__ = ["CHECKER_FUEL", "RUNTIME", "RUNTIME_CRATE", "RUNTIME_LIB", "RUNTIME_LIB_INLINE"]
 
 RUNTIME_CRATE = "vs_post2exe"
@@ -99,7 +101,7 @@ impl Eq for MK {}
 %HOT%fn memo_put(k: MK, v: V) {
     MEMO.with(|m| { let mut m = m.borrow_mut(); if m.len() > 2_000_000 { m.clear(); } m.insert(k, v); })
 }
-fn memo_clear() { MEMO.with(|m| m.borrow_mut().clear()); }
+fn memo_clear() { MEMO.with(|m| m.borrow_mut().clear()); tmemo_clear(); }
 // steps per clause: $VERISCALE_POST2EXE_FUEL, else DEFAULT_FUEL (a count, never a clock)
 const DEFAULT_FUEL: u64 = %DEFAULT_FUEL%;
 fn fuel_limit() -> u64 {
@@ -685,7 +687,7 @@ fn serve(case: CaseFn) {
 # steps (quantifier instances + spec fn calls) per clause of a checker run by hand; ``VERISCALE_POST2EXE_FUEL``
 # overrides it when the checker starts, and the engine always passes its own (``checker.CHECK_FUEL``)
 CHECKER_FUEL = 20_000_000
-RUNTIME = RUNTIME.replace("%DEFAULT_FUEL%", f"{CHECKER_FUEL:_}")
+RUNTIME = (RUNTIME + MEMO_RUNTIME).replace("%DEFAULT_FUEL%", f"{CHECKER_FUEL:_}")
 
 
 def _lib(hot: str) -> str:

@@ -85,6 +85,8 @@ _I128 = (-(2**127), 2**127 - 1)
 # the runtime's function for each comparison operator (one call, no operator string matched at run time)
 _CMP_FN = {"==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
 # `&<variable>.clone()` as a call argument borrows a copy that is dropped at once: borrow the variable
+# (characters) a right operand of `&&`/`||`/`==>` longer than this is emitted once, as a named closure
+_INLINE_OPERAND = 400
 _BORROWED_CLONE = re.compile(r"&([A-Za-z_][A-Za-z0-9_]*)\.clone\(\)(?=[,)\]])")
 
 
@@ -424,10 +426,17 @@ class _Fn:
             neg = op in ("==>", "<==")
             a, b = self._bool_or_stub(lhs), self._bool_or_stub(rhs)
             a_val = "!x" if neg else "x"
+            # a long right operand is emitted once, as a closure called on either path (written out twice,
+            # nested connectives doubled the code at every level: cf567A's checker was 389 kB); a short one
+            # is written out twice, which an optimised checker runs a little faster
+            fb, let = b, ""
+            if len(b) > _INLINE_OPERAND:
+                fb = f"fb{self.tr.fresh()}()"
+                let = f"let {fb[:-2]} = {b.removesuffix('()')}; "
             return (
-                f"(|| -> R {{ match {a} {{ "
-                f"Ok(x) => {{ let x = {a_val}; if x == {stop} {{ Ok(V::B({stop})) }} else {{ Ok(V::B({b}?)) }} }}, "
-                f"Err(er) => match {b} {{ Ok(y) if y == {stop} => Ok(V::B({stop})), _ => Err(er) }} }} }})()"
+                f"(|| -> R {{ {let}match {a} {{ "
+                f"Ok(x) => {{ let x = {a_val}; if x == {stop} {{ Ok(V::B({stop})) }} else {{ Ok(V::B({fb}?)) }} }}, "
+                f"Err(er) => match {fb} {{ Ok(y) if y == {stop} => Ok(V::B({stop})), _ => Err(er) }} }} }})()"
             )
         if op == "<==>":
             return f"Ok(V::B(truth(&{self.val(e.lhs)})? == truth(&{self.val(e.rhs)})?))"
@@ -737,10 +746,12 @@ class _Translator:
                 raise
             sig = ", ".join(f"{v}: &V" for v in params.values())
             if self.memoised(fn):
-                key = f"mk_key({fid}, &[{', '.join(params.values())}])"
+                # the typed memo (memo_rs): a key of machine words, the generic key only as its fallback
+                args = f"&[{', '.join(params.values())}]"
                 self.bodies.append(
-                    f"fn {rust}({sig}) -> R {{ charge()?; let key = {key}; if let Some(v) = memo_get(&key) {{ return Ok(v); }} "
-                    f"enter()?; let r = (|| -> R {{ {body} }})(); leave(); if let Ok(v) = &r {{ memo_put(key, v.clone()); }} r }}"
+                    f"fn {rust}({sig}) -> R {{ charge()?; let key = tkey({fid}, {args}); "
+                    f"if let Some(v) = memo_get_t(key, {fid}, {args}) {{ return Ok(v); }} enter()?; "
+                    f"let r = (|| -> R {{ {body} }})(); leave(); if let Ok(v) = &r {{ memo_put_t(key, {fid}, {args}, v); }} r }}"
                 )
             else:  # see `memoised`: evaluating the body again costs about what a memo probe would
                 self.bodies.append(
