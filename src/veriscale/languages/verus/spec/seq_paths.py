@@ -192,13 +192,15 @@ def path_shape(body: Expr, kind: str, x: str, inline: Inliner | None) -> PathSha
 def compile_shape(
     shape: PathShape, x: str, elem_bounds: list[Expr], compile: Callable[[Expr], Any]
 ) -> CompiledPath | None:
-    """Compile the conjuncts (``compile`` in the quantifier's scope plus ``x``); None when the element
-    bounds mention the length (the node set would change with the walk's length)."""
+    """Compile the conjuncts (``compile`` in the quantifier's scope plus ``x``) but a walk's "length"
+    ones (``seq_walks`` decides the length itself); None when the element bounds mention the length
+    (the node set would change with the walk's length)."""
     if any(len_name(x) in free_vars(b) for b in elem_bounds):
         return None
     roles: dict[str, list[Any]] = {"unary": [], "first": [], "last": [], "pair": [], "const": []}
     for role, a in shape.atoms:
-        roles[role].append(compile(a))
+        if role != "length":
+            roles[role].append(compile(a))
     return CompiledPath(roles, x)
 
 

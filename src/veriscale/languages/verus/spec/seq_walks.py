@@ -39,7 +39,6 @@ than ``MAX_LAYERS`` layers — leaves the binder to its other strategies (``None
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from veriscale.runtime import limits
@@ -47,8 +46,20 @@ from veriscale.runtime import limits
 from . import runtime as rt
 from .affine import Affine
 from .ast import Binary, Expr, Unary
-from .bounds import free_vars, len_name
-from .seq_paths import MAX_NODES, _elem, _guarded, _is_last_index, _is_len, _leaves, _len_at_least_one, _only
+from .bounds import free_vars
+from .seq_paths import (
+    MAX_NODES,
+    CompiledPath,
+    PathShape,
+    _elem,
+    _guarded,
+    _is_last_index,
+    _is_len,
+    _leaves,
+    _len_at_least_one,
+    _only,
+    compile_shape,
+)
 from .seq_shapes import _is_lit
 
 __all__ = ["MAX_LAYERS", "CompiledWalk", "WalkShape", "compile_shape", "domain_for", "walk_shape"]
@@ -58,17 +69,9 @@ MAX_LAYERS = 4096  # layers built for one length range (each costs a scan of the
 Inliner = Callable[[Any], Expr | None]
 
 
-@dataclass
-class WalkShape:
-    """The conjuncts by role ("unary", "first", "last", "pair", "const", "length")."""
-
-    atoms: list[tuple[str, Expr]]
-
-
-@dataclass
-class CompiledWalk:
-    roles: dict[str, list[Callable[[dict[str, Any]], Any]]]
-    x: str
+# A walk's conjuncts by role are a path's (``seq_paths``) plus "length", which ``compile_shape`` leaves out.
+WalkShape = PathShape
+CompiledWalk = CompiledPath
 
 
 def _len_only(e: Expr, x: str) -> bool:
@@ -115,20 +118,6 @@ def walk_shape(body: Expr, kind: str, x: str, inline: Inliner | None) -> WalkSha
     if "unary" not in roles or "length" not in roles:
         return None
     return WalkShape(atoms)
-
-
-def compile_shape(
-    shape: WalkShape, x: str, elem_bounds: list[Expr], compile: Callable[[Expr], Any]
-) -> CompiledWalk | None:
-    """Compile the non-length conjuncts (``compile`` in the quantifier's scope plus ``x``); None when the
-    element bounds mention the length (the node set would change with the walk's length)."""
-    if any(len_name(x) in free_vars(b) for b in elem_bounds):
-        return None
-    roles: dict[str, list[Any]] = {"unary": [], "first": [], "last": [], "pair": [], "const": []}
-    for role, a in shape.atoms:
-        if role != "length":
-            roles[role].append(compile(a))
-    return CompiledWalk(roles, x)
 
 
 class _Give(Exception):
