@@ -89,15 +89,23 @@ def test_parameters_are_bound_by_position_and_tokens_short_cut() -> None:
 
 
 def test_outside_the_fragment_falls_back_to_testing_then_unknown() -> None:
+    weaker = SRC.replace("0 <= k < nums.len(),", "0 <= k && nums@.contains(nums[0]),")
+    r = requires_equivalence(SRC, weaker, "pick")
+    assert r.kind == "weaker" and r.how == "testing" and r.witness is not None
+    same = SRC.replace("0 <= k < nums.len(),", "nums@.contains(nums[0]) && 0 <= k < nums.len(),")
+    r = requires_equivalence(SRC, same, "pick")
+    assert r.kind == "unknown" and "outside the z3 fragment" in r.reason
+
+
+def test_a_spec_fn_call_is_inlined_for_z3() -> None:
     spec_fn = SRC.replace(
         "impl Solution {", "impl Solution {\n    pub open spec fn ok(x: int) -> bool { x >= 0 }"
     )
     weaker = spec_fn.replace("0 <= k < nums.len(),", "Self::ok(k as int),")
     r = requires_equivalence(spec_fn, weaker, "pick")
-    assert r.kind == "weaker" and r.how == "testing" and r.witness is not None
+    assert r.kind == "weaker" and r.how == "z3" and r.witness is not None
     same = spec_fn.replace("0 <= k < nums.len(),", "Self::ok(k as int) && k < nums.len(),")
-    r = requires_equivalence(spec_fn, same, "pick")
-    assert r.kind == "unknown" and "outside the z3 fragment" in r.reason
+    assert requires_equivalence(spec_fn, same, "pick").kind == "equivalent"
 
 
 def test_mutants_are_reproducible_and_change_the_requires() -> None:

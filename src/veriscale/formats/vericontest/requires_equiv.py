@@ -4,7 +4,8 @@
 target function in two Verus sources (the ground truth and an answer). The
 answer's parameters are bound to the ground truth's by position.
 
-1. **Same tokens** (every clause): equivalent, no solver needed.
+1. **Same tokens** (every clause) and the same definitions of every spec fn they call (and those
+   call, ``requires_calls.same_callees``): equivalent, no solver needed.
 2. **z3**, when both fall in the fragment below: ``Not(P == Q)`` is checked,
    first with every vector at most ``SMALL_LEN`` long (a small witness), then
    without that cap. ``unsat`` → EQUIVALENT. ``sat`` → the model is turned into
@@ -25,8 +26,9 @@ Fragment: parameters of machine or mathematical integer types, ``bool``, and
 type's range); literals, parameters, ``T::MAX``/``T::MIN``, ``+ - * / %``,
 comparisons and chains, ``&& || ! ==> <==>``, ``if``, casts to integer types
 (the value must fit, else untranslatable), ``len()``, ``@``, indexing, and
-``forall``/``exists`` over integer binders. Anything else (spec fn calls,
-strings, nested vectors, structs) is outside it.
+``forall``/``exists`` over integer binders, and calls of spec fns (inlined, or
+uninterpreted where recursive: ``requires_calls``). Anything else (strings,
+nested vectors, structs) is outside it.
 
 Verdict kinds: ``equivalent``, ``stronger`` (the answer rejects an input the
 ground truth accepts: the paper's precondition incompleteness), ``weaker``
@@ -46,10 +48,12 @@ from ...languages.verus.spec import SpecProgram
 from ...languages.verus.spec import ast as A
 from ...runtime.limits import Limits
 from ...values.types import TCon
+from .requires_calls import callee, closure_fingerprint, recursive, same_callees
 
 __all__ = ["EquivResult", "Untranslatable", "boundary_inputs", "mutate_requires", "requires_equivalence"]
 
 SMALL_LEN = 6
+MAX_INLINE = 8  # nested spec fn bodies inlined; deeper calls are uninterpreted
 MAX_TESTS = 3000
 Z3_MS = 20_000  # backstop only
 Z3_RLIMIT = 20_000_000  # z3 resource units per query: the same verdicts on any machine
@@ -129,6 +133,9 @@ class _Z3:
         self.vars: dict[str, Any] = {}
         self.kinds: dict[str, tuple[str, str]] = {}
         self.typing: list[Any] = []
+        self.compiler: Any = None
+        self.in_fn = 0  # depth of inlined spec fn bodies
+        self.ufs: dict[str, Any] = {}  # uninterpreted spec fns by name and definition fingerprint
         for name, t in params:
             k = _kind(t)
             self.kinds[name] = k
@@ -188,7 +195,7 @@ class _Z3:
             if e.is_local:
                 if e.name in env:
                     return env[e.name]
-                if e.name in self.vars:
+                if e.name in self.vars and not self.in_fn:  # a spec fn body sees its parameters only
                     return self.vars[e.name]
                 raise Untranslatable(f"name {e.name}")
             if len(e.segments) == 2 and e.segments[0] in _RANGES and e.segments[1] in ("MAX", "MIN"):
@@ -292,7 +299,43 @@ class _Z3:
             if e.kind == "forall":
                 return z3.ForAll(bound, z3.Implies(z3.And(*rng), body) if rng else body)
             return z3.Exists(bound, z3.And(*rng, body) if rng else body)
+        if isinstance(e, A.Call) and self.compiler is not None:
+            return self._call(e, env)
         raise Untranslatable(type(e).__name__)
+
+    def _call(self, e: A.Call, env: dict[str, Any]) -> Any:
+        """A spec fn call: inlined, or an uninterpreted function (``requires_calls``)."""
+        z3 = self.z3
+        fn = callee(self.compiler, e)
+        if fn is None or len(fn.params) != len(e.args):
+            raise Untranslatable("a call of an unknown function")
+        args = [self.tr(a, env) for a in e.args]
+        if fn.body is not None and self.in_fn < MAX_INLINE and not recursive(self.compiler, fn):
+            self.in_fn += 1
+            try:
+                return self.tr(fn.body, {n: v for (n, _), v in zip(fn.params, args)})
+            finally:
+                self.in_fn -= 1
+        ret = _strip_ref(fn.ret)
+        if isinstance(ret, TCon) and ret.name == "bool":
+            rsort = z3.BoolSort(self.ctx)
+        elif isinstance(ret, TCon) and ret.name in _RANGES:
+            rsort = z3.IntSort(self.ctx)
+        else:
+            raise Untranslatable(f"a call returning {fn.ret}")
+        flat: list[Any] = []
+        for a in args:
+            if isinstance(a, tuple) and len(a) == 2:
+                flat.extend(a)
+            elif isinstance(a, tuple):
+                raise Untranslatable("a call with a vector of vectors")
+            else:
+                flat.append(a)
+        name = f"{fn.name}#{closure_fingerprint(self.compiler, fn)}"
+        f = self.ufs.get(name)
+        if f is None:
+            f = self.ufs[name] = z3.Function(name, *(a.sort() for a in flat), rsort)
+        return f(*flat)
 
     def _cmp(self, op: str, a: Any, b: Any) -> Any:
         if isinstance(a, tuple) or isinstance(b, tuple):
@@ -300,7 +343,9 @@ class _Z3:
         return {"==": lambda: a == b, "!=": lambda: a != b, "<": lambda: a < b, "<=": lambda: a <= b,
                 ">": lambda: a > b, ">=": lambda: a >= b}[op]()  # fmt: skip
 
-    def conj(self, clauses: Sequence[Any]) -> Any:
+    def conj(self, clauses: Sequence[Any], compiler: Any = None) -> Any:
+        """The clauses as one z3 formula; ``compiler`` resolves their spec fn calls (none without)."""
+        self.compiler = compiler
         self.side: list[Any] = []
         self.bound: list[Any] = getattr(self, "bound", [])
         parts = []
@@ -427,13 +472,16 @@ def requires_equivalence(
     ``tokens=False`` skips the same-tokens shortcut (to measure the solver on identical clauses)."""
     lim = lim or Limits(fuel=200_000, seconds=10.0, max_depth=10_000)
     gt_toks, ans_toks = _requires_tokens(given, target), _requires_tokens(answer, target)
-    if tokens and gt_toks is not None and gt_toks == ans_toks:
-        return EquivResult("equivalent", "tokens")
+    same_tokens = tokens and gt_toks is not None and gt_toks == ans_toks
     try:
         gt = SpecProgram.from_source(given, target=target)
         ans = SpecProgram.from_source(answer, target=target)
     except ValueError as exc:
+        if same_tokens:  # nothing to compare the called spec fns with: the tokens decide
+            return EquivResult("equivalent", "tokens")
         return EquivResult("unknown", "", f"does not load: {exc}")
+    if same_tokens and same_callees(gt.requires, gt.compiler, ans.compiler):
+        return EquivResult("equivalent", "tokens")
     if len(gt.params) != len(ans.params):
         return EquivResult("unknown", "", "the parameter lists differ in length")
     res = EquivResult("unknown", "")
@@ -463,8 +511,8 @@ def requires_equivalence(
 def _by_z3(z3: Any, gt: SpecProgram, ans: SpecProgram, lim: Limits) -> EquivResult:
     try:
         z = _Z3(z3, gt.params)
-        p = z.conj(gt.requires)
-        q = z.conj(_rebind(ans, gt))
+        p = z.conj(gt.requires, gt.compiler)
+        q = z.conj(_rebind(ans, gt), ans.compiler)
     except Untranslatable as exc:
         return EquivResult("unknown", "", f"outside the z3 fragment: {exc}")
     except Exception as exc:  # a z3 sort error on a mistyped expression: outside the fragment
