@@ -58,6 +58,9 @@ MAX_SEQ_LEN = 64  # elements of a symbolic sequence binder
 MAX_UNFOLD = 400  # nested spec fn unfoldings
 MAX_LEAVES = 20_000  # body translations of one quantifier (unrolled values x lengths)
 MAX_NODES = 200_000  # translated nodes of one clause
+# a symbolic index into a concrete sequence is an if-chain over its elements: beyond this length the
+# solver spends seconds per query to little avail (lc932 with n = 500: 15-20 s of CPU, then unknown)
+MAX_SYMBOLIC_INDEX = 256
 TOTAL_EXACT = 300_000  # steps of all exact evaluations of one clause (the evaluator's own SPEC_FUEL)
 
 
@@ -692,6 +695,8 @@ class Translator:
                 self.oblige(False)
                 return self.fresh_int("unspecified", None)
             return s[i]
+        if len(s) > MAX_SYMBOLIC_INDEX:
+            raise Untranslatable(f"a solver-variable index into a sequence of {len(s)} elements")
         x = self.zint(i)
         self.oblige(self.mk_and([x >= 0, x < len(s)]))
         if not s:
