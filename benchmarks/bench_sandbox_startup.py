@@ -41,8 +41,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from veriscale.sandbox import Sandbox, SandboxLimits, isolation  # noqa: E402
-from veriscale.sandbox.helper import helper_path  # noqa: E402
+from veriscale.sandbox import Sandbox, SandboxLimits, isolation
+from veriscale.sandbox.helper import helper_path
 
 
 def _children_cpu() -> float:
@@ -113,7 +113,9 @@ def main() -> int:
     report: dict[str, object] = {"runs": args.n, "helper": str(exe), "modes": {}}
     base = statistics.median(child["plain"])
     base_total = statistics.median(total["plain"])
-    print(f"{'mode':16} {'child CPU ms min/median':>24} {'+ own CPU ms min/median':>24}  ratio to plain (median)")
+    print(
+        f"{'mode':16} {'child CPU ms min/median':>24} {'+ own CPU ms min/median':>24}  ratio to plain (median)"
+    )
     for m in modes:
         cm, tm = statistics.median(child[m]), statistics.median(total[m])
         report["modes"][m] = {  # type: ignore[index]

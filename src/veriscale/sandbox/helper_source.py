@@ -10,11 +10,14 @@ process. Algorithm:
 3. start a new session, become a *child subreaper* (``PR_SET_CHILD_SUBREAPER``):
    every orphaned descendant, including one that called ``setsid`` or
    double-forked, is re-parented to the helper instead of to init;
-4. optionally enter new namespaces (with a new user namespace when not
-   root): network (``-N``: no interface but loopback) and mount (``-W DIR``:
-   every mount is remounted read-only except a bind mount of the private
-   directory DIR, which becomes the working directory; ``/tmp`` and
-   ``/dev/shm`` included). ``-Q`` prints what was obtained and exits;
+4. count the tasks the target's uid already runs (``-p``: the process limit
+   is set on top of them; see "Process limit" below), then optionally enter
+   new namespaces (with a new user namespace when not root): network
+   (``-N``: no interface but loopback) and mount (``-W DIR``: every mount is
+   made read-only — one recursive ``mount_setattr`` where the kernel has it,
+   else a remount per mount — except a bind mount of the private directory
+   DIR, which becomes the working directory; ``/tmp`` and ``/dev/shm``
+   included). ``-Q`` prints what was obtained and exits;
 5. fork the target: set its rlimits (address space, CPU, file size, open
    files, processes, core 0), niceness, optionally drop to another uid/gid,
    ``PR_SET_NO_NEW_PRIVS``, death signal SIGKILL, then ``execvp``;
@@ -27,13 +30,27 @@ process. Algorithm:
 
 Exit status 125 with a ``veriscale-sandbox:`` line on stderr is a setup
 failure of the helper itself.
+
+Process limit (``-p N``): RLIMIT_NPROC is N plus the tasks the kernel already
+counts for the target's uid in the scope where it checks the limit, so the
+target's tree gets N tasks whatever else that uid runs. Root dropping to
+another uid: every task of that uid on the host, counted by one ``fstatat``
+per process and a ``status`` read only for the processes whose ``/proc``
+entry that uid owns (the owner is the effective uid of a dumpable process):
+a task of the uid that is not dumpable at that instant (another sandbox's
+child between its ``setuid`` and its ``execve``) is not counted, which makes
+the limit lower, never higher. Not root with a new user namespace on Linux
+>= 5.14 (RLIMIT_NPROC counted per namespace): 1, the helper itself. Without
+a user namespace, or on older kernels: the uid's host tasks, counted before
+the namespace is entered (inside it every host uid reads as the overflow
+uid; the old helper counted there and so added every task of the machine).
 """
 
 from __future__ import annotations
 
 __all__ = ["HELPER_C", "HELPER_VERSION"]
 
-HELPER_VERSION = "6"
+HELPER_VERSION = "7"
 
 HELPER_C = r"""
 #define _GNU_SOURCE
@@ -51,7 +68,9 @@ HELPER_C = r"""
 #include <sys/statvfs.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -125,19 +144,31 @@ static int kill_descendants(void) {
     return count;
 }
 
-/* Tasks (threads) currently owned by a real uid: RLIMIT_NPROC counts them all. */
+/* Tasks (threads) whose real uid is `uid`: the count RLIMIT_NPROC compares with its limit (outside a
+   new user namespace). Reading every process's `status` (the kernel formats 1-4 KB of text each) was
+   most of the helper's start-up, so a process is first tested cheaply: one fstatat of /proc/<pid>,
+   whose owner is the process's EFFECTIVE uid while it is dumpable, and root while it is not.
+   Only processes the uid owns are read (status gives the real uid and the thread count).
+   Skipped although their real uid is `uid` (so not counted): the uid's NON-DUMPABLE tasks (a
+   sandbox's child between its setuid and its execve — execve makes it dumpable again — or a
+   program that made itself non-dumpable) and a process whose effective uid differs from its real
+   one. Not counting a task makes the limit (nproc + this count) LOWER by one, never higher: the
+   imprecision only ever tightens the limit, by at most the number of such tasks at this instant. */
 static long tasks_of(uid_t uid) {
     long total = 0;
     DIR *d = opendir("/proc");
     if (!d) return 0;
+    int dfd = dirfd(d);
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
-        char *end;
-        long pid = strtol(e->d_name, &end, 10);
-        if (*end != 0 || pid <= 0) continue;
-        char path[64], buf[4096];
-        snprintf(path, sizeof path, "/proc/%ld/status", pid);
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        const char *c = e->d_name;
+        while (*c >= '0' && *c <= '9') c++;
+        if (*c != 0 || c == e->d_name) continue; /* not a pid */
+        struct stat st;
+        if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || st.st_uid != uid) continue;
+        char path[sizeof e->d_name + 8], buf[4096];
+        snprintf(path, sizeof path, "%s/status", e->d_name);
+        int fd = openat(dfd, path, O_RDONLY | O_CLOEXEC);
         if (fd < 0) continue;
         ssize_t k = read(fd, buf, sizeof buf - 1);
         close(fd);
@@ -150,6 +181,17 @@ static long tasks_of(uid_t uid) {
     }
     closedir(d);
     return total;
+}
+
+/* Since Linux 5.14 RLIMIT_NPROC is counted per (user namespace, uid) and checked against the limit
+   in the task's own namespace (the counts of the enclosing namespaces are checked against the limit
+   their creator had). In a user namespace the helper created, the uid's only task before the fork is
+   the helper itself. Older kernels count every task of the uid, namespaces or not. */
+static int nproc_per_userns(void) {
+    struct utsname u;
+    int major = 0, minor = 0;
+    if (uname(&u) != 0 || sscanf(u.release, "%d.%d", &major, &minor) != 2) return 0;
+    return major > 5 || (major == 5 && minor >= 14);
 }
 
 /* Undo the octal escapes (\040 ...) of a mountinfo path in place. */
@@ -167,9 +209,35 @@ static void unescape(char *p) {
 }
 
 /* In a fresh mount namespace: the private directory stays writable, everything else is read-only. */
+/* mount_setattr(2) (Linux 5.12): one call changes one flag of a whole mount tree, keeping the others. */
+struct vs_mount_attr { unsigned long long attr_set, attr_clr, propagation, userns_fd; };
+#define VS_MOUNT_ATTR_RDONLY 0x1ULL
+#define VS_AT_RECURSIVE 0x8000
+
+static int set_rdonly(const char *path, int recursive, int on) {
+#ifdef __NR_mount_setattr
+    struct vs_mount_attr a = {on ? VS_MOUNT_ATTR_RDONLY : 0, on ? 0 : VS_MOUNT_ATTR_RDONLY, 0, 0};
+    return (int)syscall(__NR_mount_setattr, AT_FDCWD, path, recursive ? VS_AT_RECURSIVE : 0, &a, sizeof a);
+#else
+    (void)path; (void)recursive; (void)on;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+/* In a fresh mount namespace: the private directory stays writable, everything else is read-only.
+   Fast path: every mount read-only in one recursive mount_setattr (all or nothing), then the bind
+   mount of the private directory writable again (that mount only: mounts below it stay read-only,
+   as in the slow path). Slow path (older kernels, or a tree the call refuses as a whole): remount
+   each mount of /proc/self/mountinfo read-only, passing its other flags on (a bind remount replaces
+   them); only a failure on "/" is fatal. */
 static int confine_fs(const char *work) {
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) return -1;
     if (mount(work, work, NULL, MS_BIND | MS_REC, NULL) != 0) return -1;
+    if (set_rdonly("/", 1, 1) == 0) {
+        if (set_rdonly(work, 0, 0) != 0) return -1;
+        return chdir(work);
+    }
     FILE *f = fopen("/proc/self/mountinfo", "re");
     if (!f) return -1;
     char line[4096];
@@ -237,15 +305,24 @@ int main(int argc, char **argv) {
     setsid();
     if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) fail("PR_SET_CHILD_SUBREAPER");
     limit(RLIMIT_CORE, 0);
-    int net = 0, fs = 0;
+    int net = 0, fs = 0, userns = 0;
     int flags = (want_net ? CLONE_NEWNET : 0) | (work ? CLONE_NEWNS : 0);
+    int user = flags && geteuid() != 0 ? CLONE_NEWUSER : 0;
+    /* RLIMIT_NPROC is set on top of what the target's uid already runs (other sandboxes of the same uid
+       run beside this one), counted in the host's view: before a new user namespace, where every host
+       uid would read as the overflow uid (and not at all when that namespace will be the count's scope) */
+    int per_ns = user && nproc >= 0 && nproc_per_userns();
+    long already = -1;
+    uid_t counted = uid >= 0 ? (uid_t)uid : getuid();
+    if (nproc >= 0 && !probe && !per_ns) already = tasks_of(counted);
     if (flags) {
-        int user = geteuid() != 0 ? CLONE_NEWUSER : 0;
         if (unshare(flags | user) == 0) {
             net = want_net;
             fs = work != NULL;
+            userns = user != 0;
         } else if (want_net && unshare(CLONE_NEWNET | user) == 0) {
             net = 1;
+            userns = user != 0;
         }
         if (fs && confine_fs(work) != 0) fail("read-only file system view");
     }
@@ -253,8 +330,11 @@ int main(int argc, char **argv) {
         printf("subreaper=1 net=%d fs=%d euid=%d\n", net, fs, (int)geteuid());
         return 0;
     }
-    /* on top of what the target's uid already runs: other sandboxes of the same uid run beside this one */
-    if (nproc >= 0) nproc += tasks_of(uid >= 0 ? (uid_t)uid : getuid());
+    if (nproc >= 0) {
+        if (userns && per_ns) already = 1; /* the helper: its uid's one task in the new namespace */
+        else if (already < 0) already = tasks_of(counted); /* no user namespace after all: the host view */
+        nproc += already;
+    }
     pid_t child = fork();
     if (child < 0) fail("fork");
     if (child == 0) {
