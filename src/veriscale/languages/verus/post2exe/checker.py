@@ -15,6 +15,7 @@ problem under ``out`` with ``post2exe.rs`` (the checker source) and a
 
 from __future__ import annotations
 
+import collections
 import json
 import os
 from collections.abc import Sequence
@@ -144,18 +145,18 @@ class CompiledChecker:
         env = _checker_env(self.fuel)
         try:
             batch: str | None = _ENCODE(objs) + "\n"
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, RecursionError):
             batch = None
         # in the sandbox like every program veriscale runs: the spec may be a model's answer
         if batch is not None and sessions_enabled():  # the problem's long-lived checker process
             if self._session is None:
                 self._session = CheckerSession(self.binary, _CHECKER_MEMORY_MB)
-            got: Sequence[str | bytes] = self._session.ask(batch.encode("utf-8"), self.seconds, env)[:n]
+            got: Sequence[bytes] = self._session.ask(batch.encode("utf-8"), self.seconds, env)[:n]
         else:
             stdin = batch if batch is not None else "".join(_encode_one(o) + "\n" for o in objs)
             limits = ExecLimits(case_seconds=self.seconds, memory_mb=_CHECKER_MEMORY_MB)
             res = run_program(self.binary, stdin, limits, env=env)
-            got = res.stdout.splitlines()[:n]  # on a timeout or crash: the verdicts printed so far
+            got = _lines(res.stdout)[:n]  # on a timeout or crash: the verdicts printed so far
         return self._verdicts(got, n, with_output)
 
     def check_lines(self, lines: Sequence[str | bytes], with_output: bool = True
@@ -174,7 +175,7 @@ class CompiledChecker:
         send = [k for k, ln in enumerate(raw) if ln.startswith(b"{") and b"\n" not in ln and b"\r" not in ln]
         env = _checker_env(self.fuel)
         request = b"".join(raw[k] + b"\n" for k in send)
-        got: Sequence[str | bytes] = []
+        got: Sequence[bytes] = []
         if send and sessions_enabled():
             if self._session is None:
                 self._session = CheckerSession(self.binary, _CHECKER_MEMORY_MB)
@@ -182,7 +183,7 @@ class CompiledChecker:
         elif send:
             limits = ExecLimits(case_seconds=self.seconds, memory_mb=_CHECKER_MEMORY_MB)
             res = run_program(self.binary, request.decode("utf-8", "replace"), limits, env=env)
-            got = res.stdout.splitlines()[: len(send)]
+            got = _lines(res.stdout)[: len(send)]
         answers = self._verdicts(got, len(send), True)
         bad = Verdict.unknown("compiled checker: input does not decode: not one JSON object", "error")
         out: list[tuple[Verdict, Verdict | None]] = [(bad, bad if with_output else None)] * n
@@ -190,25 +191,21 @@ class CompiledChecker:
             out[k] = (req, ens if with_output else None)
         return out
 
-    def _verdicts(self, got: Sequence[str | bytes], n: int, with_output: bool
+    def _verdicts(self, got: Sequence[bytes], n: int, with_output: bool
                   ) -> list[tuple[Verdict, Verdict | None]]:  # fmt: skip
         """Verdict pairs of the checker's compact reply lines ``got`` (for ``n`` cases: missing ones
         UNKNOWN). A line's meaning depends only on its bytes, so each distinct line is decoded once per
-        batch (``_reply_line``); most lines of a batch are the same two letters."""
+        batch (``_reply_line``; most lines of a batch are the same two letters): the distinct lines and
+        how often each occurs are counted in one pass (``Counter``, in C), the steps a line reports are
+        added once per occurrence, and the pairs are looked up line by line (``map``, in C) in order."""
         unknown = Verdict.unknown("compiled checker gave no answer", "error")
-        cache: dict[bytes, tuple[tuple[Verdict, Verdict | None], int]] = {}
-        verdicts: list[tuple[Verdict, Verdict | None]] = []
+        pairs: dict[bytes, tuple[Verdict, Verdict | None]] = {}
         steps = 0
-        for line in got:
-            raw = line if isinstance(line, bytes) else line.encode("utf-8")
-            hit = cache.get(raw)
-            if hit is None:
-                hit = _reply_line(raw, with_output)
-                if not hit[1]:  # (a line reporting steps is counted every time it occurs)
-                    cache[raw] = hit
-            verdicts.append(hit[0])
-            steps += hit[1]
+        for raw, count in collections.Counter(got).items():
+            pairs[raw], line_steps = _reply_line(raw, with_output)
+            steps += line_steps * count
         self.steps += steps
+        verdicts = list(map(pairs.__getitem__, got))
         miss = (unknown, unknown if with_output else None)
         verdicts.extend(miss for _ in range(n - len(verdicts)))
         return verdicts
@@ -217,7 +214,30 @@ class CompiledChecker:
 _CODES = {ord("T"): "TRUE", ord("F"): "FALSE", ord("U"): "UNKNOWN"}
 
 
+def _lines(stdout: str | bytes) -> list[bytes]:
+    """The reply lines of a one-shot run's output, as bytes (the form the session's replies have)."""
+    return (stdout.encode("utf-8") if isinstance(stdout, str) else stdout).splitlines()
+
+
+# decoded reply lines, shared by every batch of the process (the same few lines — "TT", "TF" — recur in
+# every batch); emptied when full, so lines that carry step counts cannot make it grow without bound
+_LINE_CACHE: dict[tuple[bytes, bool], tuple[tuple[Verdict, Verdict | None], int]] = {}
+_LINE_CACHE_MAX = 4096
+
+
 def _reply_line(raw: bytes, with_output: bool) -> tuple[tuple[Verdict, Verdict | None], int]:
+    """(verdict pair, steps reported) of one compact reply line: ``_decode_line``, remembered."""
+    key = (raw, with_output)
+    hit = _LINE_CACHE.get(key)
+    if hit is None:
+        hit = _decode_line(raw, with_output)
+        if len(_LINE_CACHE) >= _LINE_CACHE_MAX:
+            _LINE_CACHE.clear()
+        _LINE_CACHE[key] = hit
+    return hit
+
+
+def _decode_line(raw: bytes, with_output: bool) -> tuple[tuple[Verdict, Verdict | None], int]:
     """(verdict pair, steps reported) of one compact reply line (``runtime_rs``'s ``serve``): letters,
     an optional ``#steps``, and — when a verdict is not TRUE — the reasons as tab-separated JSON strings;
     a ``{"bad": ...}`` object is a case that does not decode. Anything else is UNKNOWN (no answer)."""
@@ -249,15 +269,19 @@ def _reply_line(raw: bytes, with_output: bool) -> tuple[tuple[Verdict, Verdict |
 
 
 # one encoder for every batch (``json.dumps`` with options builds a new encoder per call); compact, and
-# non-finite floats refused (the checker's JSON reader has no NaN)
-_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
+# non-finite floats refused (the checker's JSON reader has no NaN). No circular-reference bookkeeping (an
+# id per list and dict, 15-25% of the encoding): the cases are JSON values built fresh by the engine; a
+# circular or too deeply nested one still ends the encoding, with RecursionError (caught where it is used)
+_ENCODE = json.JSONEncoder(
+    ensure_ascii=False, separators=(",", ":"), allow_nan=False, check_circular=False
+).encode
 
 
 def _encode_one(obj: dict[str, Any]) -> str:
     """One case per line; a case the encoder refuses becomes a line the checker reports as undecodable."""
     try:
         return _ENCODE(obj)
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, RecursionError) as exc:
         return json.dumps({"bad input": str(exc)})
 
 

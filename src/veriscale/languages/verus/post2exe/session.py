@@ -22,7 +22,10 @@ process. ``RLIMIT_CPU`` counts a process's whole life, so the session restarts
 the process before a batch whose backstop could overrun the limit (the batches'
 wall-clock time so far bounds the CPU used: the checker works in one thread).
 
-Lifetime: ``close()`` ends the process and removes the sandbox directory; a
+Lifetime: ``close()`` ends the process (by closing its input: an idle checker
+ends by itself, and its helper exits without the ``/proc`` scan a SIGTERM
+costs; one still running after ``_EOF_GRACE`` is terminated) and removes the
+sandbox directory; a
 session not closed is ended when it is garbage-collected, at interpreter exit,
 and — through the sandbox helper's parent-death signal — when this process dies.
 At most ``MAX_LIVE`` sessions per process are kept alive (least recently used
@@ -39,7 +42,7 @@ import atexit
 import collections
 import contextlib
 import os
-import selectors
+import select
 import tempfile
 import threading
 import time
@@ -61,6 +64,7 @@ SESSION_CPU_SECONDS = 3600.0
 # next batch starts a fresh one, about 5 ms)
 SESSION_RSS_BYTES = 128 << 20
 _RSS_CHECK_SECONDS = 0.05  # (growing past it takes far longer than this: shorter batches are not looked at)
+_EOF_GRACE = 1.0  # seconds an idle checker gets to end at the end of its input before it is terminated
 
 
 def sessions_enabled() -> bool:
@@ -82,6 +86,14 @@ class _Proc:
             lim = _sandbox_limits(ExecLimits(case_seconds=SESSION_CPU_SECONDS, memory_mb=memory_mb),
                                   SESSION_CPU_SECONDS)  # fmt: skip
             self.proc = self.sb.spawn([prog], stderr=self.errf, limits=lim)
+            assert self.proc.stdin is not None and self.proc.stdout is not None
+            # set up once for every batch: the request is written with non-blocking writes between the
+            # reads of the reply (no writer thread), both through one poll object
+            self.in_fd = self.proc.stdin.fileno()
+            self.out_fd = self.proc.stdout.fileno()
+            os.set_blocking(self.in_fd, False)
+            self.poll = select.poll()
+            self.poll.register(self.out_fd, select.POLLIN)
         except BaseException:
             self.close()
             raise
@@ -93,6 +105,13 @@ class _Proc:
         if self.pid != os.getpid():  # a forked copy: the process and directory are the parent's
             return
         if self.proc is not None:
+            # an idle checker ends by itself at the end of its input, and the helper then exits without
+            # the /proc scan a SIGTERM makes it do (about half the CPU of a short-lived session); one
+            # that does not end soon is terminated as before
+            with contextlib.suppress(Exception):
+                if self.proc.poll() is None and self.proc.stdin is not None:
+                    self.proc.stdin.close()
+                    self.proc.popen.wait(timeout=_EOF_GRACE)
             with contextlib.suppress(Exception):
                 self.proc.finish()
             self.proc = None
@@ -258,7 +277,7 @@ def _close_box(box: list[_Proc | None]) -> None:
 # not parse as a whole is answered with one "bad" line, as in a one-shot run).
 END_REQUEST = b"{}\n"
 END_REPLY = b'{"bad":"no input object"}\n'
-_PIPE_BYTES = 1 << 16  # a write up to this size never blocks on an empty pipe
+_READ_BYTES = 1 << 16
 
 
 def _exchange(
@@ -266,45 +285,45 @@ def _exchange(
 ) -> tuple[list[bytes], bool]:
     """Send ``request`` and the end marker; (the reply lines, True) when the marker came back in time
     (after exactly ``expect`` lines when given); else the complete lines that did and False (the process
-    is then in an unknown state)."""
+    is then in an unknown state).
+
+    One loop, no thread: the request goes out in non-blocking writes (the first before any wait: a
+    request that fits the pipe is written at once), the rest whenever the pipe has room again, while
+    the reply is read as it comes (the checker answers early lines of a many-line request while later
+    ones are still being written). A write to a process that is gone (EPIPE), the end of its output, or
+    the wall-clock ``seconds`` ending first, ends the exchange as failed."""
     proc = p.proc
-    assert proc is not None and proc.stdin is not None and proc.stdout is not None
+    assert proc is not None
     t0 = time.monotonic()
-    data = request + END_REQUEST
-    failed: list[BaseException] = []
-
-    def write() -> None:
-        try:
-            assert proc.stdin is not None
-            proc.stdin.write(data)
-            proc.stdin.flush()
-        except (OSError, ValueError) as exc:
-            failed.append(exc)
-
-    # the checker reads the whole request line before it writes anything, so a one-line request that
-    # fits the pipe is written at once; a larger one, or many lines, from a thread (the checker answers
-    # early lines while later ones are written, and the process may die while reading)
-    writer = None
-    if expect is None and len(data) <= _PIPE_BYTES:
-        write()
-    else:
-        writer = threading.Thread(target=write, daemon=True)
-        writer.start()
-    fd = proc.stdout.fileno()
+    pending = memoryview(request + END_REQUEST)
+    in_fd, out_fd, poll = p.in_fd, p.out_fd, p.poll
     buf = bytearray()
-    ok = False
+    ok = failed = writing = False
     seen = 0  # complete lines read
-    sel = selectors.DefaultSelector()
-    sel.register(fd, selectors.EVENT_READ)
     deadline = t0 + seconds
     try:
-        while not failed:
+        while True:
+            if pending:
+                try:
+                    pending = pending[os.write(in_fd, pending) :]
+                except BlockingIOError:
+                    pass
+                except OSError:  # the process is gone (or closed its input): no complete answer
+                    failed = True
+                    break
+                if pending and not writing:
+                    poll.register(in_fd, select.POLLOUT)
+                    writing = True
+                elif not pending and writing:
+                    poll.unregister(in_fd)
+                    writing = False
             wait = deadline - time.monotonic()
             if wait <= 0:
                 break
-            if not sel.select(timeout=wait):
-                continue
-            chunk = os.read(fd, 1 << 16)
+            ready = poll.poll(wait * 1000.0)
+            if not any(fd == out_fd for fd, _ in ready):
+                continue  # room in the input pipe (or its error: the next write says), or the time is up
+            chunk = os.read(out_fd, _READ_BYTES)
             if not chunk:  # the process ended
                 break
             buf += chunk
@@ -321,13 +340,15 @@ def _exchange(
                 buf.clear()
                 break
     finally:
-        sel.close()
-    if not ok:
+        if writing:
+            with contextlib.suppress(KeyError, ValueError, OSError):
+                poll.unregister(in_fd)
+    if not ok or failed:
+        ok = False
         proc.terminate()
         with contextlib.suppress(Exception):
             proc.wait(timeout=5)
-    if writer is not None:
-        writer.join(timeout=5)
     p.used += time.monotonic() - t0
     lines = bytes(buf).split(b"\n")
-    return lines[:-1], ok  # the complete lines (after the last newline: nothing, or output cut short)
+    del lines[-1]  # after the last newline: nothing, or output cut short
+    return lines, ok
