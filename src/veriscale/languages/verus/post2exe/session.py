@@ -244,18 +244,19 @@ def _tree_cpu(pid: int) -> float:
     return total / 1e9
 
 
+_PAGE = os.sysconf("SC_PAGESIZE") if hasattr(os, "sysconf") else 4096
+
+
 def _tree_rss(pid: int) -> int:
-    """Resident bytes of ``pid`` and its descendants (``VmRSS``; 0 where ``/proc`` does not say)."""
+    """Resident bytes of ``pid`` and its descendants (``statm``'s resident pages, the number ``status``
+    prints as ``VmRSS`` at a fraction of the kernel's formatting; 0 where ``/proc`` does not say)."""
     total = 0
     todo = [pid]
     while todo:
         q = todo.pop()
         try:
-            with open(f"/proc/{q}/status", encoding="ascii", errors="replace") as f:
-                for line in f:
-                    if line.startswith("VmRSS:"):
-                        total += int(line.split()[1]) * 1024
-                        break
+            with open(f"/proc/{q}/statm", "rb") as f:
+                total += int(f.read().split()[1]) * _PAGE
             for t in os.listdir(f"/proc/{q}/task"):
                 with open(f"/proc/{q}/task/{t}/children", encoding="ascii") as f:
                     todo.extend(int(c) for c in f.read().split())
