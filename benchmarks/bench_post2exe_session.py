@@ -19,8 +19,8 @@ encoding, the exchange, the verdicts) and the checker side (the checker
 process tree's CPU from ``/proc``, ``CheckerSession.cpu_seconds``) in µs per
 case, and checks per CPU second of both together; medians over the repeats
 (and the minima: the least disturbed repeat). Also the start-up: CPU of a fresh checker's
-first one-case batch (sandbox, helper, checker process; this process's CPU
-plus the waited-for children's). ``--profile`` prints the top of a cProfile
+first one-case batch and its end (sandbox, helper, checker process, ``close``;
+this process's CPU plus the waited-for children's). ``--profile`` prints the top of a cProfile
 of the ``chunked`` loop. Figures are CPU, not wall time; on a loaded machine
 they are still pessimistic (caches, frequency), so compare runs made under
 similar load.
@@ -129,19 +129,17 @@ def main() -> None:
                 continue
             ck = CompiledChecker(ck.checker, comp.binary)
         starts = []
-        for _ in range(5):
+        for _ in range(9):
             fresh = CompiledChecker(ck.checker, ck.binary)
             c0, t0 = _children(), time.process_time()
             fresh.check(rows[:1])
-            t1 = time.process_time()
-            cpu_live = fresh._session.cpu_seconds() if fresh._session is not None else 0.0
-            fresh.close()
-            starts.append(t1 - t0 + cpu_live + (_children() - c0))
+            fresh.close()  # (the helper and checker are waited for: their CPU is in RUSAGE_CHILDREN)
+            starts.append(time.process_time() - t0 + _children() - c0)
         cc = CompiledChecker(ck.checker, ck.binary)
         _loop(cc, rows, len(rows))  # warm-up: the process starts
         whole = _measure(cc, rows, len(rows), args.repeat)
         chunked = _measure(cc, rows, args.chunk, args.repeat)
-        print(f"{pid:8} cases {len(rows):4} | start-up {1000 * statistics.median(starts):5.2f} ms CPU (median of 5)"
+        print(f"{pid:8} cases {len(rows):4} | start-up {1000 * statistics.median(starts):5.2f} ms CPU (median of 9)"
               f" | whole batch: python {whole['py_us']:5.2f} (min {whole['py_us_min']:5.2f}) us + checker"
               f" {whole['checker_us']:5.2f} us per case, {whole['per_s']:7.0f}/s (best {whole['per_s_best']:.0f})"
               f" | {args.chunk}-row batches: python {chunked['py_us']:5.2f} (min {chunked['py_us_min']:5.2f}) us"
