@@ -208,7 +208,6 @@ static void unescape(char *p) {
     *w = 0;
 }
 
-/* In a fresh mount namespace: the private directory stays writable, everything else is read-only. */
 /* mount_setattr(2) (Linux 5.12): one call changes one flag of a whole mount tree, keeping the others. */
 struct vs_mount_attr { unsigned long long attr_set, attr_clr, propagation, userns_fd; };
 #define VS_MOUNT_ATTR_RDONLY 0x1ULL
