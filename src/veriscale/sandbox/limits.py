@@ -15,8 +15,10 @@ class SandboxLimits:
     ``wall_seconds`` is enforced by the caller's clock (the whole tree is killed);
     ``cpu_seconds`` (default ``wall_seconds + 1``) is an rlimit backstop;
     ``processes`` is RLIMIT_NPROC counted on top of the tasks the target's uid
-    already has (the kernel does not apply it to root, so it bites only when
-    the target runs as an unprivileged uid); ``output_bytes`` caps stdout
+    already has where the kernel counts them (its new user namespace when
+    veriscale is not root; ``docs/sandbox.md``, "The process limit"): the
+    target's tree gets that many tasks (the kernel does not apply it to root, so
+    it bites only when the target runs as an unprivileged uid); ``output_bytes`` caps stdout
     (first bytes kept), ``stderr_bytes`` stderr (last bytes kept).
     """
 
