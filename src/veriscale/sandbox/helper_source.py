@@ -39,8 +39,11 @@ per process and a ``status`` read only for the processes whose ``/proc``
 entry that uid owns (the owner is the effective uid of a dumpable process):
 a task of the uid that is not dumpable at that instant (another sandbox's
 child between its ``setuid`` and its ``execve``) is not counted, which makes
-the limit lower, never higher. Not root with a new user namespace on Linux
->= 5.14 (RLIMIT_NPROC counted per namespace): 1, the helper itself. Without
+the limit lower, never higher. A target that stays root (veriscale as root
+keeping its uid, e.g. for ``rustc``): nothing to count, the kernel never
+applies the limit to root of the initial user namespace. Not root with a new
+user namespace on Linux >= 5.14 (RLIMIT_NPROC counted per namespace): 1, the
+helper itself. Without
 a user namespace, or on older kernels: the uid's host tasks, counted before
 the namespace is entered (inside it every host uid reads as the overflow
 uid; the old helper counted there and so added every task of the machine).
@@ -194,6 +197,26 @@ static int nproc_per_userns(void) {
     return major > 5 || (major == 5 && minor >= 14);
 }
 
+/* The caller is global root: uid 0 in the initial user namespace (its uid_map is the identity over
+   every uid). The kernel never applies RLIMIT_NPROC to global root, so a target that stays root needs
+   no count (the count would read every process's status: they are nearly all root's). Anything else
+   (a container's root in its own user namespace, where root may be an ordinary uid of the host) is
+   counted. */
+static int global_root(void) {
+    if (getuid() != 0) return 0;
+    char buf[256];
+    int fd = open("/proc/self/uid_map", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    ssize_t k = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (k <= 0) return 0;
+    buf[k] = 0;
+    unsigned long inside, outside, count;
+    int used = 0;
+    if (sscanf(buf, " %lu %lu %lu %n", &inside, &outside, &count, &used) != 3) return 0;
+    return inside == 0 && outside == 0 && count == 4294967295UL && buf[used] == 0;
+}
+
 /* Undo the octal escapes (\040 ...) of a mountinfo path in place. */
 static void unescape(char *p) {
     char *w = p;
@@ -313,7 +336,7 @@ int main(int argc, char **argv) {
     int per_ns = user && nproc >= 0 && nproc_per_userns();
     long already = -1;
     uid_t counted = uid >= 0 ? (uid_t)uid : getuid();
-    if (nproc >= 0 && !probe && !per_ns) already = tasks_of(counted);
+    if (nproc >= 0 && !probe && !per_ns) already = counted == 0 && !user && global_root() ? 0 : tasks_of(counted);
     if (flags) {
         if (unshare(flags | user) == 0) {
             net = want_net;
