@@ -31,6 +31,7 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -86,9 +87,19 @@ def main() -> int:
                 raise SystemExit(f"sandboxed /bin/true failed: {res.describe()}")
 
     modes: dict[str, Callable[[], None]] = {"plain": plain, "sandbox": spawn, "sandbox+dir": with_dir}
+    work = tempfile.mkdtemp(prefix="vs-startup-")  # the helper's private directory for --breakdown
+    try:
+        return _run(args, modes, exe, iso, keep, lim, work)
+    finally:
+        keep.close()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _run(args: argparse.Namespace, modes: dict[str, Callable[[], None]], exe: Path | None, iso: object,
+         keep: Sandbox, lim: SandboxLimits, work: str) -> int:  # fmt: skip
     if args.breakdown and exe is not None:
-        work = tempfile.mkdtemp(prefix="vs-startup-")
-        uid = [] if iso.drop_uid is None else ["-u", str(iso.drop_uid), "-g", str(iso.drop_uid)]
+        drop = getattr(iso, "drop_uid", None)
+        uid = [] if drop is None else ["-u", str(drop), "-g", str(drop)]
         subsets = {
             "helper bare": [],
             "helper -p 64": ["-p", "64", *uid],
@@ -109,7 +120,6 @@ def main() -> int:
             c, s = _timed(fn)
             child[m].append(1000 * c)
             total[m].append(1000 * (c + s))
-    keep.close()
     report: dict[str, object] = {"runs": args.n, "helper": str(exe), "modes": {}}
     base = statistics.median(child["plain"])
     base_total = statistics.median(total["plain"])
