@@ -60,6 +60,7 @@ from ..spec.ast import (
     Unary,
     View,
 )
+from . import typed_fns
 from .runtime_rs import RUNTIME, RUNTIME_CRATE
 from .typed import int_expr, int_operand, is_int, is_int_type, typed_chain
 
@@ -405,8 +406,24 @@ class _Fn:
         raise Untranslatable(f"unary {e.op}")
 
     def _bool(self, e: Expr) -> str:
-        """A closure call of type Result<bool, E> (errors kept local for three-valued logic)."""
+        """A closure call of type Result<bool, E> (errors kept local for three-valued logic); a call of a
+        spec fn with a boolean result calls its typed function (``typed_fns``)."""
+        call = self._typed_call(e, "bool")
+        if call is not None:
+            return f"{call[0]}({call[1]})"
         return f"(|| -> Result<bool, E> {{ truth(&{self.val(e)}) }})()"
+
+    def _typed_call(self, e: Expr, kind: str) -> tuple[str, str] | None:
+        """(typed function, argument list) of a call of a spec fn whose result is ``kind`` (its arguments
+        rendered as ``x_Call`` renders them, left to right), else None."""
+        if not (isinstance(e, Call) and isinstance(e.func, Path)) or "::".join(e.func.segments) == "old":
+            return None
+        fn = self.tr.prog.compiler.lookup_fn(e.func.segments)
+        if fn is None or len(fn.params) != len(e.args) or typed_fns.result_kind(fn.ret) != kind:
+            return None
+        got = self.tr.typed_fn(fn)
+        assert got is not None
+        return got[1], ", ".join(f"&{self.val(a)}" for a in e.args)
 
     def _bool_or_stub(self, e: Expr) -> str:
         """``_bool``, or an UNKNOWN stub when ``e`` is outside the fragment: the connective around it can
@@ -739,13 +756,20 @@ class _Translator:
             if fn.name in self.prog.fn_errors:
                 raise Untranslatable(f"spec fn {fn.name} does not parse")
             params = {n: f"{_ident(n)}" for n, _ in fn.params}
+            kind = typed_fns.result_kind(fn.ret)
             try:
-                body = _Fn(self, params, dict(fn.params)).ex(fn.body)
+                fx = _Fn(self, params, dict(fn.params))
+                if kind is not None:  # integer / boolean result: typed_fns
+                    emitted = typed_fns.emit(fx, rust, fid, list(params.values()), fn.body, kind, self.memoised(fn))
+                else:
+                    body = fx.ex(fn.body)
             except Untranslatable:
                 del self.fns[fn.name]
                 raise
             sig = ", ".join(f"{v}: &V" for v in params.values())
-            if self.memoised(fn):
+            if kind is not None:
+                self.bodies.extend(emitted)
+            elif self.memoised(fn):
                 # the typed memo (memo_rs): a key of machine words, the generic key only as its fallback
                 args = f"&[{', '.join(params.values())}]"
                 self.bodies.append(
@@ -758,6 +782,14 @@ class _Translator:
                     f"fn {rust}({sig}) -> R {{ charge()?; enter()?; let r = (|| -> R {{ {body} }})(); leave(); r }}"
                 )
         return self.fns[fn.name]
+
+    def typed_fn(self, fn: Any) -> tuple[str, str] | None:
+        """(kind, Rust name) of ``fn``'s typed function (``typed_fns``), translating it if needed; None
+        when its result is neither an integer nor a boolean."""
+        kind = typed_fns.result_kind(fn.ret)
+        if kind is None:
+            return None
+        return kind, typed_fns.typed_name(self.spec_fn(fn))
 
 
 def translate(

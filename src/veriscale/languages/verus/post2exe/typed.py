@@ -176,6 +176,9 @@ def int_expr(f: Any, e: Expr) -> str:
     parts = _index_parts(e)
     if parts is not None:
         return f"idx_i(&{f.val(parts[0])}, {int_operand(f, parts[1])})?"
+    call = f._typed_call(e, "int")
+    if call is not None:  # a spec fn with an integer result: its typed function (typed_fns), no V between
+        return f"{call[0]}({call[1]})?"
     return f"int(&{f.val(e)})?"  # a spec fn call: its value, checked to be an integer
 
 
