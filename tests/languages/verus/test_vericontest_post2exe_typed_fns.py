@@ -17,7 +17,8 @@ pytestmark = pytest.mark.skipif(shutil.which("rustc") is None, reason="rustc is 
 # integer results (memoised recursion `psum`, non-recursive `gap` and `pick` whose `if` picks a branch, `at`
 # that can index out of bounds, `big` that can overflow, `nat` result `cnt`), boolean results (memoised
 # `has` with a quantifier, non-memoised `valid` calling integer fns), used both where the integer/boolean
-# itself is needed and as values (`==` of two calls, an argument)
+# itself is needed and as values (`==` of two calls, an argument); an argument that fails (`a[5]`) is an
+# UNKNOWN operand of `||`, which the other operand still decides
 SPEC = """
 use vstd::prelude::*;
 fn main() {}
@@ -49,6 +50,8 @@ pub fn f(a: Vec<i64>, d: i64) -> (r: i64)
         psum(a@, 2) == psum(a@, 2) && has(a@, d as int) == has(a@, d as int),
         pick(a@, d as int) <= at(a@, d as int) || d > 3,
         big(d as int) != 7,
+        has(a@, a[5] as int) || a.len() < 10,
+        forall|i: int| 0 <= i < 3 ==> has(a@, a[i] as int) || i >= a.len(),
 {
 }
 }

@@ -409,8 +409,8 @@ class _Fn:
         """A closure call of type Result<bool, E> (errors kept local for three-valued logic); a call of a
         spec fn with a boolean result calls its typed function (``typed_fns``)."""
         call = self._typed_call(e, "bool")
-        if call is not None:
-            return f"{call[0]}({call[1]})"
+        if call is not None:  # (in the closure: an argument that fails is this operand's error, not its caller's)
+            return f"(|| -> Result<bool, E> {{ {call[0]}({call[1]}) }})()"
         return f"(|| -> Result<bool, E> {{ truth(&{self.val(e)}) }})()"
 
     def _typed_call(self, e: Expr, kind: str) -> tuple[str, str] | None:
