@@ -719,7 +719,9 @@ fn serve(case: CaseFn) {
 # steps (quantifier instances + spec fn calls) per clause of a checker run by hand; ``VERISCALE_POST2EXE_FUEL``
 # overrides it when the checker starts, and the engine always passes its own (``checker.CHECK_FUEL``)
 CHECKER_FUEL = 20_000_000
-RUNTIME = (RUNTIME + MEMO_RUNTIME).replace("%DEFAULT_FUEL%", f"{CHECKER_FUEL:_}").replace("%STATE%", STATE_RUNTIME)
+RUNTIME = (
+    (RUNTIME + MEMO_RUNTIME).replace("%DEFAULT_FUEL%", f"{CHECKER_FUEL:_}").replace("%STATE%", STATE_RUNTIME)
+)
 
 
 def _lib(hot: str) -> str:

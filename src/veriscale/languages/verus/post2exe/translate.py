@@ -409,7 +409,8 @@ class _Fn:
         """A closure call of type Result<bool, E> (errors kept local for three-valued logic); a call of a
         spec fn with a boolean result calls its typed function (``typed_fns``)."""
         call = self._typed_call(e, "bool")
-        if call is not None:  # (in the closure: an argument that fails is this operand's error, not its caller's)
+        # (in the closure: an argument that fails is this operand's error, not its caller's)
+        if call is not None:
             return f"(|| -> Result<bool, E> {{ {call[0]}({call[1]}) }})()"
         return f"(|| -> Result<bool, E> {{ truth(&{self.val(e)}) }})()"
 
@@ -760,7 +761,9 @@ class _Translator:
             try:
                 fx = _Fn(self, params, dict(fn.params))
                 if kind is not None:  # integer / boolean result: typed_fns
-                    emitted = typed_fns.emit(fx, rust, fid, list(params.values()), fn.body, kind, self.memoised(fn))
+                    emitted = typed_fns.emit(
+                        fx, rust, fid, list(params.values()), fn.body, kind, self.memoised(fn)
+                    )
                 else:
                     body = fx.ex(fn.body)
             except Untranslatable:

@@ -62,7 +62,9 @@ def _body(f: Any, e: Expr, kind: str) -> str:
     """A Rust expression of type ``i128``/``bool`` (it may use ``?``) for a typed fn's body."""
     if kind == "int" and isinstance(e, If) and e.else_ is not None:
         # (the general code's `if`: condition first, then only the branch taken)
-        return f"if truth(&{f.val(e.cond)})? {{ {_body(f, e.then, kind)} }} else {{ {_body(f, e.else_, kind)} }}"
+        return (
+            f"if truth(&{f.val(e.cond)})? {{ {_body(f, e.then, kind)} }} else {{ {_body(f, e.else_, kind)} }}"
+        )
     if kind == "int":
         return int_operand(f, e)
     return f"truth(&{f.val(e)})?"
