@@ -185,16 +185,23 @@ def int_expr(f: Any, e: Expr) -> str:
 _CMP = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 
-def typed_chain(f: Any, e: Chain, ops: list[str]) -> str | None:
-    """A chain of comparisons of integers as ``i128`` comparisons (an ``R`` expression), or None when
-    an operand is not an integer by construction. Like the general code, a false link stops the chain
-    before the next operand is evaluated."""
+def typed_chain(f: Any, e: Chain, ops: list[str], as_bool: bool = False) -> str | None:
+    """A chain of comparisons of integers as ``i128`` comparisons (an ``R`` expression; ``as_bool``: a
+    ``Result<bool, E>`` one, which may use ``?``), or None when an operand is not an integer by
+    construction. Like the general code, a false link stops the chain before the next operand is
+    evaluated."""
     if not all(is_int(f, x) for x in e.operands):
         return None
     xs = [int_expr(f, x) for x in e.operands]
+    ty, false, true = (
+        ("Result<bool, E>", "Ok(false)", "Ok(true)")
+        if as_bool
+        else ("R", "Ok(V::B(false))", "Ok(V::B(true))")
+    )
     if len(xs) == 2:
-        return f"Ok(V::B(({xs[0]}) {_CMP[ops[0]]} ({xs[1]})))"
+        cmp = f"({xs[0]}) {_CMP[ops[0]]} ({xs[1]})"
+        return f"Ok({cmp})" if as_bool else f"Ok(V::B({cmp}))"
     body = [f"let mut a: i128 = {xs[0]};"]
     for op, x in zip(ops, xs[1:]):
-        body.append(f"let b: i128 = {x}; if !(a {_CMP[op]} b) {{ return Ok(V::B(false)); }} a = b;")
-    return "(|| -> R { " + " ".join(body) + " Ok(V::B(true)) })()"
+        body.append(f"let b: i128 = {x}; if !(a {_CMP[op]} b) {{ return {false}; }} a = b;")
+    return f"(|| -> {ty} {{ " + " ".join(body) + f" {true} }})()"

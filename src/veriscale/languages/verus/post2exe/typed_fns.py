@@ -67,7 +67,7 @@ def _body(f: Any, e: Expr, kind: str) -> str:
         )
     if kind == "int":
         return int_operand(f, e)
-    return f"truth(&{f.val(e)})?"
+    return f"{f._bool(e)}?"
 
 
 def emit(f: Any, rust: str, fid: int, params: list[str], body: Expr, kind: str, memoised: bool) -> list[str]:
