@@ -64,8 +64,6 @@ static PINS: One<std::cell::UnsafeCell<Vec<Rc<Vec<V>>>>> = One(std::cell::Unsafe
         .wrapping_add(k.w[3].wrapping_mul(0xD6E8_FEB8_6659_FD93));
     (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize
 }
-// a key as stored in the current generation `g` (a key of another generation never equals it)
-%HOT%fn stamped(k: &TK, g: u64) -> TK { let mut s = *k; s.w[0] |= g << GEN_SHIFT; s }
 %HOT%fn slot_gen(s: &Slot) -> u64 { (s.k.w[0] >> GEN_SHIFT) & GEN_MASK }
 impl TTab {
     %HOT%fn get(&self, k: &TK) -> Option<&V> {
@@ -88,12 +86,18 @@ impl TTab {
     fn insert(&mut self, k: TK, v: V) {
         if (self.used + 1) * 2 > self.slots.len() { self.grow(); }
         let mask = self.slots.len() - 1;
-        let want = stamped(&k, self.gen);
+        let w0 = k.w[0] | (self.gen << GEN_SHIFT);  // (word by word, as in `get`)
         let mut i = tslot(&k, self.shift);
         loop {
             let s = &mut self.slots[i];
-            if slot_gen(s) != self.gen { s.k = want; s.v = v; self.used += 1; return; }
-            if s.k == want { s.v = v; return; }
+            if s.k.w[0] == w0 {
+                if s.k.w[1] == k.w[1] && s.k.w[2] == k.w[2] && s.k.w[3] == k.w[3] { s.v = v; return; }
+            } else if slot_gen(s) != self.gen {
+                s.k.w[0] = w0; s.k.w[1] = k.w[1]; s.k.w[2] = k.w[2]; s.k.w[3] = k.w[3];
+                s.v = v;
+                self.used += 1;
+                return;
+            }
             i = (i + 1) & mask;
         }
     }
@@ -162,10 +166,15 @@ fn tmemo_clear() {
     tmemo().clear();
     pins().clear();
 }
-%HOT%fn memo_put_t(key: Option<TK>, id: u32, args: &[&V], v: &V) {
+// the store of a typed spec fn's integer / boolean (typed_fns.py): the V built here, not passed by reference
+// (a V::I written by the caller and read back at once through the reference stalled on store forwarding)
+%HOT%fn memo_put_i(key: Option<TK>, id: u32, args: &[&V], n: i128) { memo_put_v(key, id, args, V::I(n)) }
+%HOT%fn memo_put_b(key: Option<TK>, id: u32, args: &[&V], b: bool) { memo_put_v(key, id, args, V::B(b)) }
+%HOT%fn memo_put_t(key: Option<TK>, id: u32, args: &[&V], v: &V) { memo_put_v(key, id, args, v.clone()) }
+%HOT%fn memo_put_v(key: Option<TK>, id: u32, args: &[&V], v: V) {
     if memo_len() > 2_000_000 { memo_clear(); }
     match key {
-        None => memo_put(mk_key(id, args), v.clone()),
+        None => memo_put(mk_key(id, args), v),
         Some(t) => {
             let p = pins();
             for a in args.iter() {
@@ -173,7 +182,7 @@ fn tmemo_clear() {
                     if !p.last().map_or(false, |l| Rc::ptr_eq(l, q)) { p.push(q.clone()); }
                 }
             }
-            tmemo().insert(t, v.clone());
+            tmemo().insert(t, v);
         }
     }
 }

@@ -80,12 +80,12 @@ def emit(f: Any, rust: str, fid: int, params: list[str], body: Expr, kind: str, 
     wrap = "V::I" if kind == "int" else "V::B"
     if memoised:
         args = f"&[{', '.join(params)}]"
-        get = "memo_get_i" if kind == "int" else "memo_get_b"
+        get, put = ("memo_get_i", "memo_put_i") if kind == "int" else ("memo_get_b", "memo_put_b")
         typed = (
             f"fn {tname}({sig}) -> Result<{ty}, E> {{ charge()?; let key = tkey({fid}, {args}); "
             f"if let Some(x) = {get}(key, {fid}, {args}) {{ return Ok(x); }} enter()?; "
             f"let r = (|| -> Result<{ty}, E> {{ Ok({inner}) }})(); leave(); "
-            f"if let Ok(x) = &r {{ memo_put_t(key, {fid}, {args}, &{wrap}(*x)); }} r }}"
+            f"if let Ok(x) = &r {{ {put}(key, {fid}, {args}, *x); }} r }}"
         )
     else:
         typed = (
