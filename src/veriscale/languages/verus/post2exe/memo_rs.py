@@ -27,6 +27,23 @@ with the generic memo (``memo_clear``, every clause) and when the two memos
 together exceed the generic memo's cap (2,000,000 entries, as before). Only
 speed depends on the memo's representation: what is stored and when it is
 cleared are as before, so the steps charged, hence every verdict, are the same.
+
+Layout (session 7). A slot is one 64-byte line: the key's four words, then
+the value ``V`` (32 bytes with its 8-byte tag). The generation that wrote a
+slot is kept in bits 12..32 of its first key word (the id sits above, the
+argument tags below), so a probe compares the probe key's first word with the
+current generation or-ed in: a slot of another generation can never match,
+and one whose generation differs is free. Clearing bumps the 20-bit
+generation; when it wraps, every slot's stamp is reset to 0 (never current).
+A probe of a new key and its insert then touch one cache line instead of
+three (parallel stamp, key and value arrays); cf1077C's larger clauses fill
+tables of several MB, beyond the cache, where that was most of its time.
+Keys are compared word by word with the stamped word in a register (a key
+built on the stack and compared as one block was read back with wider loads
+than it was written with: a store-forwarding stall per probe). Typed spec fns
+(``typed_fns.py``) read an entry's integer / boolean without cloning a ``V``
+(``memo_get_i``/``memo_get_b``) and store theirs by value
+(``memo_put_i``/``memo_put_b``). The tables live in statics (``state_rs.py``).
 """
 
 from __future__ import annotations
