@@ -525,7 +525,7 @@ class _Fn:
     def x_If(self, e: If) -> str:
         if e.else_ is None:
             raise Untranslatable("if without else")
-        return f"if truth(&{self.val(e.cond)})? {{ {self.ex(e.then)} }} else {{ {self.ex(e.else_)} }}"
+        return f"if {self._bool(e.cond)}? {{ {self.ex(e.then)} }} else {{ {self.ex(e.else_)} }}"
 
     def x_Block(self, e: Block) -> str:
         f: _Fn = self

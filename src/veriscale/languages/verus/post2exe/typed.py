@@ -37,7 +37,7 @@ from typing import Any
 from veriscale.values.rust_types import INT_RANGES, value_type
 from veriscale.values.types import TCon, Type
 
-from ..spec.ast import Binary, Call, Cast, Chain, Expr, Index, Lit, MethodCall, Path, Unary, View
+from ..spec.ast import Binary, Call, Cast, Chain, Expr, If, Index, Lit, MethodCall, Path, Unary, View
 
 __all__ = ["int_expr", "int_operand", "is_int", "is_int_type", "typed_chain"]
 
@@ -133,9 +133,16 @@ def is_int(f: Any, e: Expr) -> bool:
 
 
 def int_operand(f: Any, e: Expr) -> str:
-    """An ``i128`` expression of any operand: typed when it is an integer, else through ``int``."""
+    """An ``i128`` expression of any operand: typed when it is an integer, else through ``int``. An ``if``
+    with an ``else`` converts inside the branch it takes (``if c { 1 } else { 0 }`` as ``i128`` s, no ``V``):
+    the condition first, then that branch and its conversion — the general code's order and errors, since
+    nothing is evaluated between a branch's value and its conversion. (``is_int`` is not widened: it also
+    decides which spec fns are memoised.)"""
     if is_int(f, e):
         return int_expr(f, e)
+    s = _strip(e)
+    if isinstance(s, If) and s.else_ is not None:
+        return f"(if {f._bool(s.cond)}? {{ {int_operand(f, s.then)} }} else {{ {int_operand(f, s.else_)} }})"
     return f"int(&{f.val(e)})?"
 
 

@@ -5,8 +5,8 @@ A spec fn declared to return an integer type (``int``, ``nat``, ``u32``, …) or
 
 * ``t_<name>(args: &V…) -> Result<i128, E>`` (or ``Result<bool, E>``): the
   body, its value computed on the typed fast path where it can be
-  (``typed.int_operand``; an ``if`` whose branches are integers picks the
-  branch as the general code does and computes it typed), else through the
+  (``typed.int_operand``; an ``if`` picks its branch as the general code
+  does and computes it typed), else through the
   general code and converted (``int``/``truth``, checked: a value of another
   kind is the general code's UNKNOWN, "expected an integer"/"a boolean");
   charge, depth and memo exactly as the generic function was (the same step
@@ -37,7 +37,7 @@ from typing import Any
 from veriscale.values.rust_types import value_type
 from veriscale.values.types import TCon, Type
 
-from ..spec.ast import Expr, If
+from ..spec.ast import Expr
 from .typed import int_operand, is_int_type
 
 __all__ = ["emit", "result_kind", "typed_name"]
@@ -60,12 +60,7 @@ def typed_name(rust: str) -> str:
 
 def _body(f: Any, e: Expr, kind: str) -> str:
     """A Rust expression of type ``i128``/``bool`` (it may use ``?``) for a typed fn's body."""
-    if kind == "int" and isinstance(e, If) and e.else_ is not None:
-        # (the general code's `if`: condition first, then only the branch taken)
-        return (
-            f"if truth(&{f.val(e.cond)})? {{ {_body(f, e.then, kind)} }} else {{ {_body(f, e.else_, kind)} }}"
-        )
-    if kind == "int":
+    if kind == "int":  # (an `if` picks its branch, then computes it typed: `typed.int_operand`)
         return int_operand(f, e)
     return f"{f._bool(e)}?"
 
