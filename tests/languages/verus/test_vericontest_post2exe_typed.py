@@ -108,9 +108,12 @@ def test_typed_overflow_casts_and_bounds_are_unknown_not_wrong() -> None:
 
 def test_memo_only_where_a_call_can_repeat_work() -> None:
     src = translate(SPEC, ["a", "d"]).source
+    # a spec fn with an integer/boolean result: the memo is in its typed function `t_` (typed_fns)
+    lines = src.splitlines()
+    typed = {ln.split("(", 1)[0].removeprefix("fn t_"): ln for ln in lines if ln.startswith("fn t_")}
     fns = {
-        line.split("(", 1)[0].removeprefix("fn "): line
-        for line in src.splitlines()
+        (name := line.split("(", 1)[0].removeprefix("fn ")): typed.get(name.removeprefix("f_"), line)
+        for line in lines
         if line.startswith("fn f_")
     }
     assert "tkey(" in fns["f_v_psum"]  # recursive

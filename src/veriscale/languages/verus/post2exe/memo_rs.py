@@ -27,6 +27,23 @@ with the generic memo (``memo_clear``, every clause) and when the two memos
 together exceed the generic memo's cap (2,000,000 entries, as before). Only
 speed depends on the memo's representation: what is stored and when it is
 cleared are as before, so the steps charged, hence every verdict, are the same.
+
+Layout (session 7). A slot is one 64-byte line: the key's four words, then
+the value ``V`` (32 bytes with its 8-byte tag). The generation that wrote a
+slot is kept in bits 12..32 of its first key word (the id sits above, the
+argument tags below), so a probe compares the probe key's first word with the
+current generation or-ed in: a slot of another generation can never match,
+and one whose generation differs is free. Clearing bumps the 20-bit
+generation; when it wraps, every slot's stamp is reset to 0 (never current).
+A probe of a new key and its insert then touch one cache line instead of
+three (parallel stamp, key and value arrays); cf1077C's larger clauses fill
+tables of several MB, beyond the cache, where that was most of its time.
+Keys are compared word by word with the stamped word in a register (a key
+built on the stack and compared as one block was read back with wider loads
+than it was written with: a store-forwarding stall per probe). Typed spec fns
+(``typed_fns.py``) read an entry's integer / boolean without cloning a ``V``
+(``memo_get_i``/``memo_get_b``) and store theirs by value
+(``memo_put_i``/``memo_put_b``). The tables live in statics (``state_rs.py``).
 """
 
 from __future__ import annotations
@@ -36,16 +53,25 @@ __all__ = ["MEMO_RUNTIME"]
 MEMO_RUNTIME = r"""
 // ---- typed spec fn memo (post2exe/memo_rs.py): keys of machine words, no clone per call
 const TK_ARGS: usize = 3;
-// w[0]: the spec fn id (high 32 bits) and the argument tags (4 bits each); w[1..]: one word per argument
+// w[0]: the spec fn id (high 32 bits) and the argument tags (4 bits each, bits 0..12); w[1..]: one word per
+// argument. In a table slot, bits 12..32 of w[0] also hold the generation that wrote the slot (`TTab`)
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct TK { w: [u64; TK_ARGS + 1] }
+const GEN_SHIFT: u32 = 12;
+const GEN_MASK: u64 = 0xF_FFFF;  // 20 bits of generation
+// a slot: key and value in one 64-byte line (a probe of a new key, then its insert, touch one cache line;
+// three parallel arrays — stamps, keys, values — cost three misses once the table outgrew the cache)
+#[repr(C, align(64))]
+#[derive(Clone)]
+struct Slot { k: TK, v: V }
 // an open-addressing table (linear probing, at most half full) whose slots carry the generation that
 // wrote them: clearing it is one increment (a slot of another generation is free), not a pass over it
-struct TTab { keys: Vec<TK>, gens: Vec<u32>, vals: Vec<V>, gen: u32, used: usize, shift: u32 }
-thread_local! {
-    static TMEMO: std::cell::RefCell<TTab> = const { std::cell::RefCell::new(TTab { keys: Vec::new(), gens: Vec::new(), vals: Vec::new(), gen: 1, used: 0, shift: 64 }) };
-    static PINS: std::cell::RefCell<Vec<Rc<Vec<V>>>> = const { std::cell::RefCell::new(Vec::new()) };
-}
+struct TTab { slots: Vec<Slot>, gen: u64, used: usize, shift: u32 }
+static TMEMO: One<std::cell::UnsafeCell<TTab>> = One(std::cell::UnsafeCell::new(TTab { slots: Vec::new(), gen: 1, used: 0, shift: 64 }));
+static PINS: One<std::cell::UnsafeCell<Vec<Rc<Vec<V>>>>> = One(std::cell::UnsafeCell::new(Vec::new()));
+// (one short operation per call, never two at once: post2exe/state_rs.py)
+%HOT%fn tmemo() -> &'static mut TTab { unsafe { &mut *TMEMO.0.get() } }
+%HOT%fn pins() -> &'static mut Vec<Rc<Vec<V>>> { unsafe { &mut *PINS.0.get() } }
 // the slot to start probing at: the high bits of a sum of the words' products with odd constants (every
 // bit of a word reaches the high bits, where small integers and aligned addresses differ)
 %HOT%fn tslot(k: &TK, shift: u32) -> usize {
@@ -55,45 +81,64 @@ thread_local! {
         .wrapping_add(k.w[3].wrapping_mul(0xD6E8_FEB8_6659_FD93));
     (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize
 }
+%HOT%fn slot_gen(s: &Slot) -> u64 { (s.k.w[0] >> GEN_SHIFT) & GEN_MASK }
 impl TTab {
     %HOT%fn get(&self, k: &TK) -> Option<&V> {
         if self.used == 0 { return None; }
-        let mask = self.keys.len() - 1;
+        let mask = self.slots.len() - 1;
+        // (word by word, the stamped first word in a register: a key built on the stack and compared as a
+        // whole was read back with wider loads than it was written with, a store-forwarding stall per probe)
+        let w0 = k.w[0] | (self.gen << GEN_SHIFT);
         let mut i = tslot(k, self.shift);
         loop {
-            if self.gens[i] != self.gen { return None; }
-            if self.keys[i] == *k { return Some(&self.vals[i]); }
+            let s = &self.slots[i];
+            if s.k.w[0] == w0 {
+                if s.k.w[1] == k.w[1] && s.k.w[2] == k.w[2] && s.k.w[3] == k.w[3] { return Some(&s.v); }
+            } else if slot_gen(s) != self.gen {
+                return None;
+            }
             i = (i + 1) & mask;
         }
     }
     fn insert(&mut self, k: TK, v: V) {
-        if (self.used + 1) * 2 > self.keys.len() { self.grow(); }
-        let mask = self.keys.len() - 1;
+        if (self.used + 1) * 2 > self.slots.len() { self.grow(); }
+        let mask = self.slots.len() - 1;
+        let w0 = k.w[0] | (self.gen << GEN_SHIFT);  // (word by word, as in `get`)
         let mut i = tslot(&k, self.shift);
         loop {
-            if self.gens[i] != self.gen { self.gens[i] = self.gen; self.keys[i] = k; self.vals[i] = v; self.used += 1; return; }
-            if self.keys[i] == k { self.vals[i] = v; return; }
+            let s = &mut self.slots[i];
+            if s.k.w[0] == w0 {
+                if s.k.w[1] == k.w[1] && s.k.w[2] == k.w[2] && s.k.w[3] == k.w[3] { s.v = v; return; }
+            } else if slot_gen(s) != self.gen {
+                s.k.w[0] = w0; s.k.w[1] = k.w[1]; s.k.w[2] = k.w[2]; s.k.w[3] = k.w[3];
+                s.v = v;
+                self.used += 1;
+                return;
+            }
             i = (i + 1) & mask;
         }
     }
-    fn grow(&mut self) {
-        let n = (self.keys.len() * 2).max(64);
-        let keys = std::mem::replace(&mut self.keys, vec![TK { w: [0; TK_ARGS + 1] }; n]);
-        let gens = std::mem::replace(&mut self.gens, vec![0; n]);
-        let vals = std::mem::replace(&mut self.vals, vec![V::U; n]);
-        let old = self.gen;
+    // a table of `n` slots (a power of two) holding the current generation's entries, in the next
+    // generation of a fresh table (1)
+    fn rebuild(&mut self, n: usize) {
+        let empty = Slot { k: TK { w: [0; TK_ARGS + 1] }, v: V::U };
+        let old = std::mem::replace(&mut self.slots, vec![empty; n]);
+        let g = self.gen;
         self.gen = 1;
         self.used = 0;
         self.shift = 64 - n.trailing_zeros();
-        for ((k, g), v) in keys.into_iter().zip(gens).zip(vals) { if g == old { self.insert(k, v); } }
+        for s in old.into_iter() {
+            if slot_gen(&s) == g { let mut k = s.k; k.w[0] &= !(GEN_MASK << GEN_SHIFT); self.insert(k, s.v); }
+        }
     }
+    fn grow(&mut self) { let n = (self.slots.len() * 2).max(64); self.rebuild(n); }
     fn clear(&mut self) {
         if self.used == 0 { return; }
         self.used = 0;
-        self.gen = self.gen.wrapping_add(1);
+        self.gen = (self.gen + 1) & GEN_MASK;
         if self.gen == 0 {  // generations wrapped: every stamp is reset (stamp 0 is never current)
             self.gen = 1;
-            for g in self.gens.iter_mut() { *g = 0; }
+            for s in self.slots.iter_mut() { s.k.w[0] &= !(GEN_MASK << GEN_SHIFT); }
         }
     }
 }
@@ -117,27 +162,44 @@ impl TTab {
 // a call's memo key is `tkey(id, args)`; None (no typed key): the generic key `mk_key(id, args)`, built
 // only then (a key of plain words: nothing to drop on the hot path)
 %HOT%fn memo_get_t(key: Option<TK>, id: u32, args: &[&V]) -> Option<V> {
-    match key { Some(t) => TMEMO.with(|m| m.borrow().get(&t).cloned()), None => memo_get(&mk_key(id, args)) }
+    match key { Some(t) => tmemo().get(&t).cloned(), None => memo_get(&mk_key(id, args)) }
 }
-fn memo_len() -> usize { TMEMO.with(|m| m.borrow().used) + MEMO.with(|m| m.borrow().len()) }
+// the same probe for a typed spec fn (typed_fns.py), whose entries are all integers / booleans: the stored
+// value read without cloning a V (another kind cannot be stored under its id; it would be a miss)
+%HOT%fn memo_get_i(key: Option<TK>, id: u32, args: &[&V]) -> Option<i128> {
+    match key {
+        Some(t) => match tmemo().get(&t) { Some(V::I(n)) => Some(*n), _ => None },
+        None => match memo_get(&mk_key(id, args)) { Some(V::I(n)) => Some(n), _ => None },
+    }
+}
+%HOT%fn memo_get_b(key: Option<TK>, id: u32, args: &[&V]) -> Option<bool> {
+    match key {
+        Some(t) => match tmemo().get(&t) { Some(V::B(b)) => Some(*b), _ => None },
+        None => match memo_get(&mk_key(id, args)) { Some(V::B(b)) => Some(b), _ => None },
+    }
+}
+fn memo_len() -> usize { tmemo().used + memo_map().len() }
 fn tmemo_clear() {
-    TMEMO.with(|m| m.borrow_mut().clear());
-    PINS.with(|p| p.borrow_mut().clear());
+    tmemo().clear();
+    pins().clear();
 }
-%HOT%fn memo_put_t(key: Option<TK>, id: u32, args: &[&V], v: &V) {
+// the store of a typed spec fn's integer / boolean (typed_fns.py): the V built here, not passed by reference
+// (a V::I written by the caller and read back at once through the reference stalled on store forwarding)
+%HOT%fn memo_put_i(key: Option<TK>, id: u32, args: &[&V], n: i128) { memo_put_v(key, id, args, V::I(n)) }
+%HOT%fn memo_put_b(key: Option<TK>, id: u32, args: &[&V], b: bool) { memo_put_v(key, id, args, V::B(b)) }
+%HOT%fn memo_put_t(key: Option<TK>, id: u32, args: &[&V], v: &V) { memo_put_v(key, id, args, v.clone()) }
+%HOT%fn memo_put_v(key: Option<TK>, id: u32, args: &[&V], v: V) {
     if memo_len() > 2_000_000 { memo_clear(); }
     match key {
-        None => memo_put(mk_key(id, args), v.clone()),
+        None => memo_put(mk_key(id, args), v),
         Some(t) => {
-            PINS.with(|p| {
-                let mut p = p.borrow_mut();
-                for a in args.iter() {
-                    if let V::S(q) | V::M(q) = a {
-                        if !p.last().map_or(false, |l| Rc::ptr_eq(l, q)) { p.push(q.clone()); }
-                    }
+            let p = pins();
+            for a in args.iter() {
+                if let V::S(q) | V::M(q) = a {
+                    if !p.last().map_or(false, |l| Rc::ptr_eq(l, q)) { p.push(q.clone()); }
                 }
-            });
-            TMEMO.with(|m| m.borrow_mut().insert(t, v.clone()));
+            }
+            tmemo().insert(t, v);
         }
     }
 }

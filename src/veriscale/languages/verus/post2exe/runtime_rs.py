@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from .memo_rs import MEMO_RUNTIME
+from .state_rs import STATE_RUNTIME
 
 __all__ = ["CHECKER_FUEL", "RUNTIME", "RUNTIME_CRATE", "RUNTIME_LIB", "RUNTIME_LIB_INLINE"]
 
@@ -31,22 +32,28 @@ use std::cell::Cell;
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
 pub use __vs::{parse, J};
+%STATE%
 
+// (`repr(u64)`: an 8-byte tag before word-aligned payloads. With the default layout a `V` was moved with
+// overlapping 4-byte loads of its tag and bool/char bytes right after byte stores of them — store-forwarding
+// stalls on every memo hit and return. The derives do not depend on the representation: same order, same
+// equality)
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u64)]
 enum V { U, B(bool), I(i128), C(char), S(Rc<Vec<V>>), M(Rc<Vec<V>>) }
 
 #[derive(Clone, Debug)]
 enum E { Unk(String), Fuel(String) }
 type R = Result<V, E>;
 
-// (const-initialised: an access is a plain thread-local load, no lazy-initialisation check — these are
-// touched on every step, spec fn call and memo probe)
-thread_local! {
-    static FUEL: Cell<u64> = const { Cell::new(0) };
-    static DEPTH: Cell<u32> = const { Cell::new(0) };
-    static MEMO: std::cell::RefCell<HashMap<MK, V, FxB>> =
-        const { std::cell::RefCell::new(HashMap::with_hasher(std::hash::BuildHasherDefault::new())) };
-}
+// ---- the evaluation state touched on every step, spec fn call and memo probe: plain statics, not
+// thread-locals (post2exe/state_rs.py explains why that is sound: one thread evaluates)
+static FUEL: One<Cell<u64>> = One(Cell::new(0));  // steps of the current clause
+static FUEL_MAX: One<Cell<u64>> = One(Cell::new(0));  // its budget, set when the clause starts (`verdict`)
+static DEPTH: One<Cell<u32>> = One(Cell::new(0));
+static MEMO: One<std::cell::UnsafeCell<HashMap<MK, V, FxB>>> =
+    One(std::cell::UnsafeCell::new(HashMap::with_hasher(std::hash::BuildHasherDefault::new())));
+%HOT%fn memo_map() -> &'static mut HashMap<MK, V, FxB> { unsafe { &mut *MEMO.0.get() } }
 // the memo's hasher: a multiply-rotate hash (as rustc's FxHash) instead of SipHash, which was a fifth of
 // a memo-heavy checker's time; only speed depends on it (no output iterates the map)
 #[derive(Default)]
@@ -97,11 +104,13 @@ impl PartialEq for MK {
     }
 }
 impl Eq for MK {}
-%HOT%fn memo_get(k: &MK) -> Option<V> { MEMO.with(|m| m.borrow().get(k).cloned()) }
+%HOT%fn memo_get(k: &MK) -> Option<V> { memo_map().get(k).cloned() }
 %HOT%fn memo_put(k: MK, v: V) {
-    MEMO.with(|m| { let mut m = m.borrow_mut(); if m.len() > 2_000_000 { m.clear(); } m.insert(k, v); })
+    let m = memo_map();
+    if m.len() > 2_000_000 { m.clear(); }
+    m.insert(k, v);
 }
-fn memo_clear() { MEMO.with(|m| m.borrow_mut().clear()); tmemo_clear(); }
+fn memo_clear() { memo_map().clear(); tmemo_clear(); }
 // steps per clause: $VERISCALE_POST2EXE_FUEL, else DEFAULT_FUEL (a count, never a clock)
 const DEFAULT_FUEL: u64 = %DEFAULT_FUEL%;
 fn fuel_limit() -> u64 {
@@ -114,14 +123,21 @@ fn search_limit() -> u64 {
     std::env::var("VERISCALE_POST2EXE_SEARCH").ok().and_then(|s| s.trim().parse::<u64>().ok())
         .unwrap_or_else(|| (fuel_limit() / SEARCH_SHARE).max(1))
 }
+static MAX_FUEL: One<Cell<u64>> = One(Cell::new(0));  // 0: not read yet (`max_fuel`; a budget is >= 1)
+static SEARCH: One<Cell<u64>> = One(Cell::new(u64::MAX));  // u64::MAX: not read yet (`search`)
 thread_local! {
-    static MAX_FUEL: Cell<u64> = const { Cell::new(0) };  // 0: not read yet (`max_fuel`; a budget is >= 1)
-    static SEARCH: u64 = search_limit();
     static STEPS: Cell<u64> = const { Cell::new(0) };  // steps of every clause of the current verdict
     static UNFLUSHED: Cell<u64> = const { Cell::new(0) };  // steps spent since the output was last flushed
 }
-%HOT%fn max_fuel() -> u64 { MAX_FUEL.with(|m| { let v = m.get(); if v != 0 { v } else { read_max_fuel(m) } }) }
-#[cold] fn read_max_fuel(m: &Cell<u64>) -> u64 { let v = fuel_limit(); m.set(v); v }
+%HOT%fn max_fuel() -> u64 { let v = MAX_FUEL.0.get(); if v != 0 { v } else { read_max_fuel() } }
+#[cold] fn read_max_fuel() -> u64 { let v = fuel_limit(); MAX_FUEL.0.set(v); v }
+fn search() -> u64 {
+    let v = SEARCH.0.get();
+    if v != u64::MAX { return v; }
+    let v = search_limit().min(u64::MAX - 1);
+    SEARCH.0.set(v);
+    v
+}
 // Output is buffered, not flushed per verdict (a write system call per case was a large share of a cheap
 // case's cost). It is flushed when the checker is about to wait for input, at its end, and once the cases
 // answered since the last flush used FLUSH_STEPS steps: a batch killed by its clock loses at most that
@@ -138,7 +154,18 @@ const MAX_DEPTH: u32 = 100_000;
 // (not #[inline]: an inline runtime function is compiled again inside every checker, at the checker's
 // opt-level 0; a call into the optimised runtime library is faster)
 %HOT%fn charge() -> Result<(), E> {
-    FUEL.with(|f| { let n = f.get() + 1; f.set(n); let m = max_fuel(); if n > m { Err(E::Fuel(format!("step budget of {} exhausted", m))) } else { Ok(()) } })
+    let n = FUEL.0.get() + 1;
+    FUEL.0.set(n);
+    if n > FUEL_MAX.0.get() { return out_of_fuel(n); }
+    Ok(())
+}
+// (out of line: `charge` stays a load, an add, a store and a compare; FUEL_MAX is the clause's budget, set
+// by `verdict` before each clause — 0 outside a clause, where the budget is read here)
+#[cold] fn out_of_fuel(n: u64) -> Result<(), E> {
+    let m = max_fuel();
+    if n > m { return Err(E::Fuel(format!("step budget of {} exhausted", m))); }
+    FUEL_MAX.0.set(m);
+    Ok(())
 }
 // A range loop that runs to its end charges at least one step per value. One with more values than the
 // clause has steps left cannot finish: instead of burning the whole budget it becomes a search for the
@@ -146,7 +173,7 @@ const MAX_DEPTH: u32 = 100_000;
 // the budget; when that runs out, the values not tried are UNKNOWN ("exceeds the step budget").
 // `search_cap` gives the steps a loop may use (u64::MAX: it fits), `steps_used` the clause's steps so far.
 const SEARCH_SHARE: u64 = 64;
-%HOT%fn steps_used() -> u64 { FUEL.with(|f| f.get()) }
+%HOT%fn steps_used() -> u64 { FUEL.0.get() }
 // With a search share of 0 (the engine's setting) only a range with more values than the WHOLE budget is
 // refused (at once, `Unk`: for the Python evaluator's solvers); one that merely has more values than the
 // clause has steps left runs on until the budget is spent (`Fuel`), as a loop without the search would.
@@ -158,7 +185,7 @@ fn search_cap(lo: i128, hi: i128) -> u64 {
     let max = max_fuel();
     let left = max.saturating_sub(steps_used());
     if fits_budget(lo, hi, left) { return u64::MAX; }
-    match SEARCH.with(|x| *x) {
+    match search() {
         0 => if fits_budget(lo, hi, max) { left } else { 0 },
         share => share.min(left),
     }
@@ -169,15 +196,19 @@ fn search_cap(lo: i128, hi: i128) -> u64 {
 // beyond the whole budget (refused), else the budget is spent (`Fuel`).
 fn range_cut(lo: i128, hi: i128, next: i128, cap: u64) -> E {
     let max = max_fuel();
-    let spent = match SEARCH.with(|x| *x) { 0 => fits_budget(lo, hi, max), share => cap < share };
+    let spent = match search() { 0 => fits_budget(lo, hi, max), share => cap < share };
     if spent { return E::Fuel(format!("step budget of {} exhausted", max)); }
     let n = hi.checked_sub(lo).and_then(|d| d.checked_add(1)).map_or(format!("{}..={}", lo, hi), |n| n.to_string());
     E::Unk(format!("range of {} values exceeds the step budget: undecided after {} values ({} steps)", n, next - lo, cap))
 }
 %HOT%fn enter() -> Result<(), E> {
-    DEPTH.with(|d| { let n = d.get() + 1; d.set(n); if n > MAX_DEPTH { Err(E::Fuel(format!("spec recursion deeper than {}", MAX_DEPTH))) } else { Ok(()) } })
+    let n = DEPTH.0.get() + 1;
+    DEPTH.0.set(n);
+    if n > MAX_DEPTH { return too_deep(); }
+    Ok(())
 }
-%HOT%fn leave() { DEPTH.with(|d| d.set(d.get() - 1)); }
+#[cold] fn too_deep() -> Result<(), E> { Err(E::Fuel(format!("spec recursion deeper than {}", MAX_DEPTH))) }
+%HOT%fn leave() { DEPTH.0.set(DEPTH.0.get() - 1); }
 
 %HOT%fn int(v: &V) -> Result<i128, E> {
     match v { V::I(n) => Ok(*n), _ => unk("expected an integer") }
@@ -578,11 +609,12 @@ fn verdict(o: &mut String, key: &str, clauses: &[(&str, &dyn Fn() -> Result<bool
     let mut fals: Option<String> = None;
     STEPS.with(|x| x.set(0));
     for (text, f) in clauses {
-        FUEL.with(|x| x.set(0));
-        DEPTH.with(|d| d.set(0));
+        FUEL.0.set(0);
+        FUEL_MAX.0.set(max_fuel());  // read once per clause, not per step
+        DEPTH.0.set(0);
         memo_clear();
         let got = f();
-        let used = FUEL.with(|f| f.get());
+        let used = FUEL.0.get();
         STEPS.with(|x| x.set(x.get() + used));
         UNFLUSHED.with(|u| u.set(u.get() + used + 1));
         match got {
@@ -687,7 +719,9 @@ fn serve(case: CaseFn) {
 # steps (quantifier instances + spec fn calls) per clause of a checker run by hand; ``VERISCALE_POST2EXE_FUEL``
 # overrides it when the checker starts, and the engine always passes its own (``checker.CHECK_FUEL``)
 CHECKER_FUEL = 20_000_000
-RUNTIME = (RUNTIME + MEMO_RUNTIME).replace("%DEFAULT_FUEL%", f"{CHECKER_FUEL:_}")
+RUNTIME = (
+    (RUNTIME + MEMO_RUNTIME).replace("%DEFAULT_FUEL%", f"{CHECKER_FUEL:_}").replace("%STATE%", STATE_RUNTIME)
+)
 
 
 def _lib(hot: str) -> str:

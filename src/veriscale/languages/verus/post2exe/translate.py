@@ -60,6 +60,7 @@ from ..spec.ast import (
     Unary,
     View,
 )
+from . import typed_fns
 from .runtime_rs import RUNTIME, RUNTIME_CRATE
 from .typed import int_expr, int_operand, is_int, is_int_type, typed_chain
 
@@ -87,6 +88,7 @@ _CMP_FN = {"==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
 # `&<variable>.clone()` as a call argument borrows a copy that is dropped at once: borrow the variable
 # (characters) a right operand of `&&`/`||`/`==>` longer than this is emitted once, as a named closure
 _INLINE_OPERAND = 400
+_CONNECTIVES = ("&&", "||", "==>", "<==")
 _BORROWED_CLONE = re.compile(r"&([A-Za-z_][A-Za-z0-9_]*)\.clone\(\)(?=[,)\]])")
 
 
@@ -405,8 +407,63 @@ class _Fn:
         raise Untranslatable(f"unary {e.op}")
 
     def _bool(self, e: Expr) -> str:
-        """A closure call of type Result<bool, E> (errors kept local for three-valued logic)."""
+        """A closure call of type Result<bool, E> (errors kept local for three-valued logic); a call of a
+        spec fn with a boolean result calls its typed function (``typed_fns``)."""
+        if isinstance(e, Binary) and e.op in _CONNECTIVES:
+            return self._connective(e)
+        if isinstance(e, Chain):
+            typed = typed_chain(self, e, self._chain_ops(e), as_bool=True)
+            if typed is not None:
+                return f"(|| -> Result<bool, E> {{ {typed} }})()"
+        call = self._typed_call(e, "bool")
+        # (in the closure: an argument that fails is this operand's error, not its caller's)
+        if call is not None:
+            return f"(|| -> Result<bool, E> {{ {call[0]}({call[1]}) }})()"
         return f"(|| -> Result<bool, E> {{ truth(&{self.val(e)}) }})()"
+
+    def _connective(self, e: Binary) -> str:
+        """``&&``, ``||``, ``==>``, ``<==`` as an expression of type Result<bool, E> with no ``?`` of its own
+        (its operands are ``_bool`` forms): Kleene's logic — an operand that decides (``false`` of ``&&``,
+        ``true`` of ``||``, a false antecedent) decides even when the other is UNKNOWN. Nested connectives
+        nest as plain ``match`` es: no closure, no ``V::B`` built and matched per level."""
+        op = e.op
+        lhs, rhs = (e.rhs, e.lhs) if op == "<==" else (e.lhs, e.rhs)
+        stop = "false" if op == "&&" else "true"
+        a, b = self._bool_or_stub(lhs), self._bool_or_stub(rhs)
+        a_val = "!x" if op in ("==>", "<==") else "x"
+        # a long right operand is emitted once, as a closure called on either path (written out twice,
+        # nested connectives doubled the code at every level: cf567A's checker was 389 kB); a short one
+        # is written out twice, which an optimised checker runs a little faster
+        fb, let = b, ""
+        if len(b) > _INLINE_OPERAND:
+            fb = f"fb{self.tr.fresh()}()"
+            let = f"let {fb[:-2]} = || -> Result<bool, E> {{ {b} }}; "
+        return (
+            f"({{ {let}match {a} {{ Ok(x) => if {a_val} == {stop} {{ Ok({stop}) }} else {{ {fb} }}, "
+            f"Err(er) => match {fb} {{ Ok(y) if y == {stop} => Ok({stop}), _ => Err(er) }} }} }})"
+        )
+
+    @staticmethod
+    def _chain_ops(e: Chain) -> list[str]:
+        ops = []
+        for op in e.ops:
+            norm = {"=~=": "==", "=~~=": "==", "===": "==", "!==": "!="}.get(op, op)
+            if norm not in ("==", "!=", "<", "<=", ">", ">="):
+                raise Untranslatable(f"comparison {op}")
+            ops.append(norm)
+        return ops
+
+    def _typed_call(self, e: Expr, kind: str) -> tuple[str, str] | None:
+        """(typed function, argument list) of a call of a spec fn whose result is ``kind`` (its arguments
+        rendered as ``x_Call`` renders them, left to right), else None."""
+        if not (isinstance(e, Call) and isinstance(e.func, Path)) or "::".join(e.func.segments) == "old":
+            return None
+        fn = self.tr.prog.compiler.lookup_fn(e.func.segments)
+        if fn is None or len(fn.params) != len(e.args) or typed_fns.result_kind(fn.ret) != kind:
+            return None
+        got = self.tr.typed_fn(fn)
+        assert got is not None
+        return got[1], ", ".join(f"&{self.val(a)}" for a in e.args)
 
     def _bool_or_stub(self, e: Expr) -> str:
         """``_bool``, or an UNKNOWN stub when ``e`` is outside the fragment: the connective around it can
@@ -420,24 +477,8 @@ class _Fn:
 
     def x_Binary(self, e: Binary) -> str:
         op = e.op
-        if op in ("&&", "||", "==>", "<=="):
-            lhs, rhs = (e.rhs, e.lhs) if op == "<==" else (e.lhs, e.rhs)
-            stop = "false" if op == "&&" else "true"
-            neg = op in ("==>", "<==")
-            a, b = self._bool_or_stub(lhs), self._bool_or_stub(rhs)
-            a_val = "!x" if neg else "x"
-            # a long right operand is emitted once, as a closure called on either path (written out twice,
-            # nested connectives doubled the code at every level: cf567A's checker was 389 kB); a short one
-            # is written out twice, which an optimised checker runs a little faster
-            fb, let = b, ""
-            if len(b) > _INLINE_OPERAND:
-                fb = f"fb{self.tr.fresh()}()"
-                let = f"let {fb[:-2]} = {b.removesuffix('()')}; "
-            return (
-                f"(|| -> R {{ {let}match {a} {{ "
-                f"Ok(x) => {{ let x = {a_val}; if x == {stop} {{ Ok(V::B({stop})) }} else {{ Ok(V::B({fb}?)) }} }}, "
-                f"Err(er) => match {fb} {{ Ok(y) if y == {stop} => Ok(V::B({stop})), _ => Err(er) }} }} }})()"
-            )
+        if op in _CONNECTIVES:
+            return f"{self._connective(e)}.map(V::B)"
         if op == "<==>":
             return f"Ok(V::B(truth(&{self.val(e.lhs)})? == truth(&{self.val(e.rhs)})?))"
         a, b = self.val(e.lhs), self.val(e.rhs)
@@ -449,12 +490,7 @@ class _Fn:
         raise Untranslatable(f"operator {op}")
 
     def x_Chain(self, e: Chain) -> str:
-        ops = []
-        for op in e.ops:
-            norm = {"=~=": "==", "=~~=": "==", "===": "==", "!==": "!="}.get(op, op)
-            if norm not in ("==", "!=", "<", "<=", ">", ">="):
-                raise Untranslatable(f"comparison {op}")
-            ops.append(norm)
+        ops = self._chain_ops(e)
         typed = typed_chain(self, e, ops)
         if typed is not None:
             return typed
@@ -489,7 +525,7 @@ class _Fn:
     def x_If(self, e: If) -> str:
         if e.else_ is None:
             raise Untranslatable("if without else")
-        return f"if truth(&{self.val(e.cond)})? {{ {self.ex(e.then)} }} else {{ {self.ex(e.else_)} }}"
+        return f"if {self._bool(e.cond)}? {{ {self.ex(e.then)} }} else {{ {self.ex(e.else_)} }}"
 
     def x_Block(self, e: Block) -> str:
         f: _Fn = self
@@ -739,13 +775,22 @@ class _Translator:
             if fn.name in self.prog.fn_errors:
                 raise Untranslatable(f"spec fn {fn.name} does not parse")
             params = {n: f"{_ident(n)}" for n, _ in fn.params}
+            kind = typed_fns.result_kind(fn.ret)
             try:
-                body = _Fn(self, params, dict(fn.params)).ex(fn.body)
+                fx = _Fn(self, params, dict(fn.params))
+                if kind is not None:  # integer / boolean result: typed_fns
+                    emitted = typed_fns.emit(
+                        fx, rust, fid, list(params.values()), fn.body, kind, self.memoised(fn)
+                    )
+                else:
+                    body = fx.ex(fn.body)
             except Untranslatable:
                 del self.fns[fn.name]
                 raise
             sig = ", ".join(f"{v}: &V" for v in params.values())
-            if self.memoised(fn):
+            if kind is not None:
+                self.bodies.extend(emitted)
+            elif self.memoised(fn):
                 # the typed memo (memo_rs): a key of machine words, the generic key only as its fallback
                 args = f"&[{', '.join(params.values())}]"
                 self.bodies.append(
@@ -758,6 +803,14 @@ class _Translator:
                     f"fn {rust}({sig}) -> R {{ charge()?; enter()?; let r = (|| -> R {{ {body} }})(); leave(); r }}"
                 )
         return self.fns[fn.name]
+
+    def typed_fn(self, fn: Any) -> tuple[str, str] | None:
+        """(kind, Rust name) of ``fn``'s typed function (``typed_fns``), translating it if needed; None
+        when its result is neither an integer nor a boolean."""
+        kind = typed_fns.result_kind(fn.ret)
+        if kind is None:
+            return None
+        return kind, typed_fns.typed_name(self.spec_fn(fn))
 
 
 def translate(
@@ -832,7 +885,7 @@ def translate(
             try:
                 if c.expr is None:
                     raise Untranslatable(f"parse error: {c.error}")
-                body = f"truth(&{_Fn(tr, scope, types).val(c.expr)})"
+                body = _Fn(tr, scope, types)._bool(c.expr)  # (Result<bool, E>, as truth(&val) was)
             except Untranslatable as exc:
                 untranslated.append(f"{short}: {exc}")
                 body = f"unk({_rust_str('not compiled: ' + str(exc))})"

@@ -37,7 +37,7 @@ from typing import Any
 from veriscale.values.rust_types import INT_RANGES, value_type
 from veriscale.values.types import TCon, Type
 
-from ..spec.ast import Binary, Call, Cast, Chain, Expr, Index, Lit, MethodCall, Path, Unary, View
+from ..spec.ast import Binary, Call, Cast, Chain, Expr, If, Index, Lit, MethodCall, Path, Unary, View
 
 __all__ = ["int_expr", "int_operand", "is_int", "is_int_type", "typed_chain"]
 
@@ -133,9 +133,16 @@ def is_int(f: Any, e: Expr) -> bool:
 
 
 def int_operand(f: Any, e: Expr) -> str:
-    """An ``i128`` expression of any operand: typed when it is an integer, else through ``int``."""
+    """An ``i128`` expression of any operand: typed when it is an integer, else through ``int``. An ``if``
+    with an ``else`` converts inside the branch it takes (``if c { 1 } else { 0 }`` as ``i128`` s, no ``V``):
+    the condition first, then that branch and its conversion — the general code's order and errors, since
+    nothing is evaluated between a branch's value and its conversion. (``is_int`` is not widened: it also
+    decides which spec fns are memoised.)"""
     if is_int(f, e):
         return int_expr(f, e)
+    s = _strip(e)
+    if isinstance(s, If) and s.else_ is not None:
+        return f"(if {f._bool(s.cond)}? {{ {int_operand(f, s.then)} }} else {{ {int_operand(f, s.else_)} }})"
     return f"int(&{f.val(e)})?"
 
 
@@ -176,22 +183,32 @@ def int_expr(f: Any, e: Expr) -> str:
     parts = _index_parts(e)
     if parts is not None:
         return f"idx_i(&{f.val(parts[0])}, {int_operand(f, parts[1])})?"
+    call = f._typed_call(e, "int")
+    if call is not None:  # a spec fn with an integer result: its typed function (typed_fns), no V between
+        return f"{call[0]}({call[1]})?"
     return f"int(&{f.val(e)})?"  # a spec fn call: its value, checked to be an integer
 
 
 _CMP = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 
-def typed_chain(f: Any, e: Chain, ops: list[str]) -> str | None:
-    """A chain of comparisons of integers as ``i128`` comparisons (an ``R`` expression), or None when
-    an operand is not an integer by construction. Like the general code, a false link stops the chain
-    before the next operand is evaluated."""
+def typed_chain(f: Any, e: Chain, ops: list[str], as_bool: bool = False) -> str | None:
+    """A chain of comparisons of integers as ``i128`` comparisons (an ``R`` expression; ``as_bool``: a
+    ``Result<bool, E>`` one, which may use ``?``), or None when an operand is not an integer by
+    construction. Like the general code, a false link stops the chain before the next operand is
+    evaluated."""
     if not all(is_int(f, x) for x in e.operands):
         return None
     xs = [int_expr(f, x) for x in e.operands]
+    ty, false, true = (
+        ("Result<bool, E>", "Ok(false)", "Ok(true)")
+        if as_bool
+        else ("R", "Ok(V::B(false))", "Ok(V::B(true))")
+    )
     if len(xs) == 2:
-        return f"Ok(V::B(({xs[0]}) {_CMP[ops[0]]} ({xs[1]})))"
+        cmp = f"({xs[0]}) {_CMP[ops[0]]} ({xs[1]})"
+        return f"Ok({cmp})" if as_bool else f"Ok(V::B({cmp}))"
     body = [f"let mut a: i128 = {xs[0]};"]
     for op, x in zip(ops, xs[1:]):
-        body.append(f"let b: i128 = {x}; if !(a {_CMP[op]} b) {{ return Ok(V::B(false)); }} a = b;")
-    return "(|| -> R { " + " ".join(body) + " Ok(V::B(true)) })()"
+        body.append(f"let b: i128 = {x}; if !(a {_CMP[op]} b) {{ return {false}; }} a = b;")
+    return f"(|| -> {ty} {{ " + " ".join(body) + f" {true} }})()"
