@@ -193,3 +193,28 @@ def test_a_copy_does_not_share_the_running_process(compiled: CompiledChecker) ->
         twin.close()
     finally:
         ck.close()
+
+
+def _has_interpreter(binary: os.PathLike[str]) -> bool:
+    """Whether an ELF executable asks for a dynamic loader (a PT_INTERP program header)."""
+    data = open(binary, "rb").read()
+    assert data[:4] == b"\x7fELF" and data[4] == 2, "a 64-bit ELF file"
+    order = "little" if data[5] == 1 else "big"
+    phoff = int.from_bytes(data[32:40], order)
+    size, count = int.from_bytes(data[54:56], order), int.from_bytes(data[56:58], order)
+    return any(
+        int.from_bytes(data[phoff + k * size : phoff + k * size + 4], order) == 3 for k in range(count)
+    )
+
+
+def test_checker_is_linked_statically_where_the_c_library_allows(compiled: CompiledChecker) -> None:
+    from veriscale.languages.verus.compile import cache_dir
+    from veriscale.languages.verus.post2exe.build import _links_statically
+
+    assert compiled.binary is not None
+    if not _links_statically(cache_dir(None)):
+        pytest.skip("this machine's C library has no static archive (libc.a): checkers link dynamically")
+    assert not _has_interpreter(compiled.binary)
+    # and it runs in the sandbox like the dynamic one did
+    got = _fresh(compiled).check([({"n": 3}, 4), ({"n": 3}, 3)])
+    assert [(r.truth.value, e.truth.value) for r, e in got] == [("TRUE", "TRUE"), ("TRUE", "FALSE")]  # type: ignore[union-attr]
