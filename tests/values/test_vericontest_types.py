@@ -117,6 +117,29 @@ def test_json_round_trip(text: str, raw: object) -> None:
     assert rust_codec.to_json(t, rust_codec.decode(t, raw)) == raw
 
 
+@pytest.mark.parametrize(
+    ("text", "raw"),
+    [
+        ("Vec<i32>", [3, -1, 2]),
+        ("&[u64]", [0, 18446744073709551615]),
+        ("Vec<String>", ["a", ""]),
+        ("Vec<Box<char>>", ["x", "y"]),
+        ("Vec<&str>", ["p", "q"]),
+        ("Vec<Vec<u8>>", [[1], [], [2, 3]]),
+        ("Vec<(i32, bool)>", [[1, True]]),
+    ],
+)
+def test_json_of_sequences_is_a_fresh_list_of_the_elements(text: str, raw: object) -> None:
+    # a sequence of scalars is converted in one step (no call per element): still a new JSON list equal to
+    # the element-by-element conversion, whose mutation leaves the runtime value alone
+    t = parse_rust_type(text)
+    v = rust_codec.decode(value_type(t), raw)
+    got = rust_codec.to_json(t, v)
+    assert got == raw and type(got) is list
+    got.append(0)
+    assert rust_codec.to_json(t, v) == raw
+
+
 def test_encode_rust_literals() -> None:
     assert rust_codec.encode_rust(parse_rust_type("Vec<i32>"), (1, -2)) == "vec![1, -2]"
     assert rust_codec.encode_rust(parse_rust_type("Vec<i64>"), (1,), typed=True) == "vec![1i64]"

@@ -141,6 +141,17 @@ def _decode(t: Type, raw: Any, structs: RustStructs) -> Any:
     raise DecodeError(f"unsupported Rust type {render_rust_type(t)}")
 
 
+_CHAR = TCon("char")
+_SCALAR_NAMES = frozenset(INT_RANGES) | {"int", "nat", "bool", "char", "String", "str"}
+
+
+def _scalar(t: Type) -> bool:
+    """Whether ``to_json`` returns a value of type ``t`` unchanged (a scalar, behind any transparent wrapper)."""
+    while isinstance(t, TCon) and t.name in _TRANSPARENT:
+        t = t.args[0]
+    return isinstance(t, TCon) and t.name in _SCALAR_NAMES
+
+
 def to_json(t: Type, v: Any, *, structs: RustStructs | None = None) -> Any:
     """The JSON encoding of a runtime value (inverse of ``decode``)."""
     st = structs or {}
@@ -152,9 +163,12 @@ def to_json(t: Type, v: Any, *, structs: RustStructs | None = None) -> Any:
     if name in INT_RANGES or name in ("int", "nat", "bool", "char", "String", "str"):
         return v
     if name in _SEQS:
-        if t.args[0] == TCon("char"):
+        elem = t.args[0]
+        if elem == _CHAR:
             return "".join(v)
-        return [to_json(t.args[0], x, structs=st) for x in v]
+        if _scalar(elem):  # each element is its own JSON (the branch above): one list, no call per element
+            return list(v)
+        return [to_json(elem, x, structs=st) for x in v]
     if name == "Tuple":
         return [to_json(a, x, structs=st) for a, x in zip(t.args, v)]
     if t == UNIT:

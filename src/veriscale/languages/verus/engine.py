@@ -28,7 +28,7 @@ from ...runtime.engine import Outcome, OutcomeKind, Verdict
 from ...runtime.limits import Limits
 from ...values import rust_codec
 from ...values.codec import DecodeError
-from ...values.types import TCon
+from ...values.types import TCon, Type
 from .erase import EraseError, erase
 from .execute import CaseResult, ExecLimits
 from .inplace import InPlaceOutput, decode_inplace, from_stated, inplace_to_json, stated_view
@@ -108,6 +108,7 @@ class VeriContestTaskEngine:
                 self._code_error = f"Verus erasure failed: {exc}"
         self.runner = ProblemRunner(problem, limits=engine.exec_limits, cache=engine.cache, code=code)
         self._self_cache: dict[str, Any] = {}
+        self._input_types: tuple[tuple[str, Type], ...] | None = None  # (name, value type) per input
         self._compiled: Any = None  # None: not built yet; False: no compiled checker
         self.python_unknown = 0  # check_batch's Python-evaluator checks that ended UNKNOWN (a budget's meter)
         self.python_bignum = 0  # check_batch's Python checks beyond i128 (``max_bignum``'s meter)
@@ -255,10 +256,10 @@ class VeriContestTaskEngine:
 
     # ---- execution
     def _json_inputs(self, inputs: Mapping[str, Any]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for p in input_params(self.problem):
-            out[p.name] = rust_codec.to_json(p.value_type, inputs[p.name], structs=self.problem.structs)
-        return out
+        if self._input_types is None:  # (worked out once: the types do not change, and a batch asks per row)
+            self._input_types = tuple((p.name, p.value_type) for p in input_params(self.problem))
+        structs = self.problem.structs
+        return {name: rust_codec.to_json(t, inputs[name], structs=structs) for name, t in self._input_types}
 
     def run(self, inputs: Mapping[str, Any]) -> Outcome:
         return self.runs([inputs])[0]
