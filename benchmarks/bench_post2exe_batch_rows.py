@@ -33,9 +33,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "src"))
 sys.path.insert(0, str(HERE))
 
-from post2exe_cases import generated_cases  # noqa: E402
+from post2exe_cases import generated_cases, named_problems  # noqa: E402
 
-from veriscale.formats.vericontest.dataset import discover_problems, read_problem  # noqa: E402
 from veriscale.languages.verus.engine import VeriContestEngine  # noqa: E402
 from veriscale.languages.verus.post2exe.checker import build_checker  # noqa: E402
 from veriscale.languages.verus.post2exe.crosscheck import mutated_outputs  # noqa: E402
@@ -49,14 +48,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--chunk", type=int, default=64)
     args = ap.parse_args()
-    engine = VeriContestEngine()
-    dirs = {d.name: d for d in discover_problems(args.data)}
-    for pid in args.only:
-        if pid not in dirs:
-            print(f"{pid}: not found under {args.data}")
-            continue
-        p = read_problem(dirs[pid])
-        te = engine.for_task(p)
+    for pid, p, te in named_problems(args.data, args.only, VeriContestEngine()):
         ck = build_checker(p)
         if ck is None or not ck.ok:
             print(f"{pid}: no compiled checker")

@@ -43,9 +43,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "src"))
 sys.path.insert(0, str(HERE))
 
-from post2exe_cases import generated_cases  # noqa: E402
+from post2exe_cases import generated_cases, named_problems  # noqa: E402
 
-from veriscale.formats.vericontest.dataset import discover_problems, read_problem  # noqa: E402
 from veriscale.languages.verus.engine import VeriContestEngine  # noqa: E402
 from veriscale.languages.verus.post2exe.build import CHECKER_FLAGS, compile_checker  # noqa: E402
 from veriscale.languages.verus.post2exe.checker import CompiledChecker, build_checker  # noqa: E402
@@ -109,14 +108,7 @@ def main() -> None:
     ap.add_argument("--opt", help="compile the checker at this opt-level (default: the engine's flags)")
     ap.add_argument("--profile", action="store_true")
     args = ap.parse_args()
-    engine = VeriContestEngine(post2exe=False)
-    dirs = {d.name: d for d in discover_problems(args.data)}
-    for pid in args.only:
-        if pid not in dirs:
-            print(f"{pid}: not found under {args.data}")
-            continue
-        p = read_problem(dirs[pid])
-        te = engine.for_task(p)
+    for pid, p, te in named_problems(args.data, args.only, VeriContestEngine(post2exe=False)):
         ck, rows = _rows(p, te, args.cases)
         if ck is None or not rows:
             print(f"{pid}: no checker or no cases")

@@ -13,15 +13,29 @@ with two or more binders, or two or more quantifiers (nested or not).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
+from veriscale.formats.vericontest.dataset import discover_problems, read_problem
 from veriscale.formats.vericontest.suites import _rename_bounds, _result_value
 from veriscale.languages.verus.input_gen import candidate_inputs
 from veriscale.languages.verus.requires_bounds import read_bounds
 from veriscale.languages.verus.signature import input_params
 from veriscale.values.codec import DecodeError
 
-__all__ = ["generated_cases", "quantifier_heavy"]
+__all__ = ["generated_cases", "named_problems", "quantifier_heavy"]
+
+
+def named_problems(data: str, only: list[str], engine: Any) -> Iterator[tuple[str, Any, Any]]:
+    """(id, problem, task engine) of each id in ``only`` under ``data``, in that order (an id not there is
+    printed and skipped): the problem loop of the benchmarks that take ``--only``."""
+    dirs = {d.name: d for d in discover_problems(data)}
+    for pid in only:
+        if pid not in dirs:
+            print(f"{pid}: not found under {data}")
+            continue
+        p = read_problem(dirs[pid])
+        yield pid, p, engine.for_task(p)
 
 
 def quantifier_heavy(spec: str) -> bool:
