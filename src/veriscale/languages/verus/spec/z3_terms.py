@@ -191,28 +191,24 @@ class Translator:
         self.obligations.append(self.z3.Implies(self.mk_and(self.path), cond) if self.path else cond)
 
     def mk_and(self, parts: list[Any]) -> Any:
-        out = []
-        for p in parts:
-            if p is True:
-                continue
-            if p is False:
-                return False
-            out.append(self.zbool(p))
-        if not out:
-            return True
-        return out[0] if len(out) == 1 else self.z3.And(*out)
+        return self._connect(parts, True, self.z3.And)
 
     def mk_or(self, parts: list[Any]) -> Any:
+        return self._connect(parts, False, self.z3.Or)
+
+    def _connect(self, parts: list[Any], unit: bool, op: Any) -> Any:
+        """``op`` of ``parts`` with Python booleans folded: ``unit`` (True for ``And``) is dropped, its
+        opposite decides the whole; one term stands alone, none is ``unit``."""
         out = []
         for p in parts:
-            if p is False:
+            if p is unit:
                 continue
-            if p is True:
-                return True
+            if p is (not unit):
+                return not unit
             out.append(self.zbool(p))
         if not out:
-            return False
-        return out[0] if len(out) == 1 else self.z3.Or(*out)
+            return unit
+        return out[0] if len(out) == 1 else op(*out)
 
     def mk_not(self, v: Any) -> Any:
         return (not v) if isinstance(v, bool) else self.z3.Not(self.zbool(v))
