@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from orjson import dumps as _orjson_dumps
+
 from ....runtime.engine import Verdict
 from ..execute import ExecLimits, run_program
 from .build import compile_checker
@@ -143,17 +145,16 @@ class CompiledChecker:
             else [{"input": inp} for inp, _ in cases]
         )  # fmt: skip
         env = _checker_env(self.fuel)
-        try:
-            batch: str | None = _ENCODE(objs) + "\n"
-        except (TypeError, ValueError, RecursionError):
-            batch = None
+        batch = _encode_batch(objs)
         # in the sandbox like every program veriscale runs: the spec may be a model's answer
         if batch is not None and sessions_enabled():  # the problem's long-lived checker process
             if self._session is None:
                 self._session = CheckerSession(self.binary, _CHECKER_MEMORY_MB)
-            got: Sequence[bytes] = self._session.ask(batch.encode("utf-8"), self.seconds, env)[:n]
+            got: Sequence[bytes] = self._session.ask(batch + b"\n", self.seconds, env)[:n]
         else:
-            stdin = batch if batch is not None else "".join(_encode_one(o) + "\n" for o in objs)
+            stdin = batch.decode("utf-8") + "\n" if batch is not None else "".join(
+                _encode_one(o) + "\n" for o in objs
+            )  # fmt: skip
             limits = ExecLimits(case_seconds=self.seconds, memory_mb=_CHECKER_MEMORY_MB)
             res = run_program(self.binary, stdin, limits, env=env)
             got = _lines(res.stdout)[:n]  # on a timeout or crash: the verdicts printed so far
@@ -275,6 +276,28 @@ def _decode_line(raw: bytes, with_output: bool) -> tuple[tuple[Verdict, Verdict 
 _ENCODE = json.JSONEncoder(
     ensure_ascii=False, separators=(",", ":"), allow_nan=False, check_circular=False
 ).encode
+
+
+def _encode_batch(objs: list[dict[str, Any]]) -> bytes | None:
+    """The batch as one line of UTF-8 JSON, or None when the encoder refuses it (``_ENCODE``'s rules).
+
+    ``orjson`` (about 10x the standard encoder on the rows of sequences of integers that dominate a
+    batch) when its bytes are what ``_ENCODE`` would give, else ``_ENCODE`` itself: orjson refuses
+    integers beyond 64 bits, non-string keys and deep nesting (the standard encoder then decides), and
+    writes a non-finite float as ``null`` where ``_ENCODE`` refuses it — so a batch whose orjson form
+    holds ``null`` anywhere (an Option's None too: rare) is encoded again by ``_ENCODE``. Otherwise the
+    two give the same bytes (compact separators, UTF-8 text unescaped), except a float's exponent
+    (``1e16``, not ``1e+16``: the same number; the checker's integers never take that form)."""
+    try:
+        out = _orjson_dumps(objs)
+        if b"null" not in out:
+            return out
+    except TypeError:  # (orjson.JSONEncodeError is a TypeError)
+        pass
+    try:
+        return _ENCODE(objs).encode("utf-8")
+    except (TypeError, ValueError, RecursionError):  # (UnicodeEncodeError: a lone surrogate)
+        return None
 
 
 def _encode_one(obj: dict[str, Any]) -> str:
