@@ -61,7 +61,15 @@ from .helper import helper_path, isolation
 from .limits import SandboxLimits
 from .process import sandbox_env
 
-__all__ = ["SandboxServer", "ServedProcess", "get_server", "server_enabled", "shutdown_server"]
+__all__ = [
+    "SandboxServer",
+    "ServedProcess",
+    "get_server",
+    "server_cpu_seconds",
+    "server_enabled",
+    "shutdown_server",
+    "unavailable_reason",
+]
 
 _START_SECONDS = 10.0  # the server's set-up (namespaces, read-only view) must answer within this
 _GRACE = 5.0  # seconds a terminated target's init gets to kill its tree before it is SIGKILLed
@@ -164,6 +172,7 @@ class SandboxServer:
         self.path = Path(os.path.realpath(tempfile.mkdtemp(prefix="vs-served-", dir=root)))
         if self.uid is not None:
             os.chown(self.path, self.uid, self.uid)
+        self._dir_fd = os.open(self.path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         self._sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self._send_lock = threading.Lock()  # one request (and its reply) at a time
         self._replies: list[bytes] = []
@@ -174,6 +183,7 @@ class SandboxServer:
         self.dead = False
         self.popen: subprocess.Popen[bytes] | None = None
         self.start_cpu = 0.0  # the helper's own CPU for its set-up (namespaces, read-only view)
+        self.start_own_cpu = time.process_time()  # this process's CPU for the start (set below)
         argv = [str(exe), "-P", str(os.getpid()), "-N", "-Z", str(theirs.fileno())]
         if iso.filesystem:
             argv += ["-W", str(self.path)]
@@ -207,6 +217,7 @@ class SandboxServer:
         errf.close()
         self.pid = self.popen.pid
         self.start_cpu = self.helper_cpu()
+        self.start_own_cpu = time.process_time() - self.start_own_cpu
 
     # ---- the reader thread
     def _read_loop(self, started: threading.Event) -> None:
@@ -289,9 +300,10 @@ class SandboxServer:
         lim = limits or SandboxLimits()
         if lim.network:
             raise ValueError("a served target has no network (use Sandbox for network=True)")
-        link = self.path / f"prog-{next(self._names)}-{Path(binary).name}"
-        try:
-            os.link(os.path.realpath(binary), link)  # (a symlink would be linked as itself)
+        name = f"prog-{next(self._names)}-{Path(binary).name}"
+        link = self.path / name
+        try:  # (linkat with AT_SYMLINK_FOLLOW through the directory's descriptor: a symlink's target)
+            os.link(binary, name, dst_dir_fd=self._dir_fd, follow_symlinks=True)
         except OSError:
             shutil.copyfile(os.path.realpath(binary), link)
             os.chmod(link, 0o755)
@@ -387,6 +399,8 @@ class SandboxServer:
             self._thread.join(timeout=_GRACE)
         with contextlib.suppress(OSError):
             self._sock.close()
+        with contextlib.suppress(OSError):
+            os.close(self._dir_fd)
         shutil.rmtree(self.path, ignore_errors=True)
 
 
@@ -419,6 +433,15 @@ def get_server() -> SandboxServer | None:
             _unavailable = str(exc)
             return None
         return _server
+
+
+def server_cpu_seconds() -> float:
+    """CPU seconds this process's server helper itself has used so far (0.0 without one): for benchmarks,
+    whose CPU counts must include the forks it does for every target (its targets' CPU is reported per
+    process, ``ServedProcess.cpu``). Taken before and after a measured interval, the difference includes
+    the server's whole start-up when it started in between."""
+    s = _server
+    return s.helper_cpu() if s is not None and s.owner == os.getpid() else 0.0
 
 
 def unavailable_reason() -> str:
