@@ -161,13 +161,15 @@ class ServedProcess:
 class SandboxServer:
     """One server helper and its private directory (see the module docstring). Thread-safe."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, uid: int | str | None = "default") -> None:
+        # uid: the uid targets run as when veriscale is root ("default": ``Isolation.drop_uid``; tests give
+        # one no other process uses)
         iso = isolation()
         exe = helper_path()
         if exe is None or not iso.helper:
             raise OSError(f"no sandbox helper: {iso.reason}")
         self.owner = os.getpid()
-        self.uid = iso.drop_uid
+        self.uid = iso.drop_uid if uid == "default" else uid if isinstance(uid, int) else None
         root = os.environ.get("VERISCALE_SANDBOX_TMP") or None
         self.path = Path(os.path.realpath(tempfile.mkdtemp(prefix="vs-served-", dir=root)))
         if self.uid is not None:
