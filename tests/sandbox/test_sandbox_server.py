@@ -279,7 +279,7 @@ def test_a_sigkilled_caller_leaves_nothing() -> None:
         sys.stdout.write(p.stdout.readline().decode()); sys.stdout.write(f"{{s.pid}}\\n"); sys.stdout.flush()
         p.wait()
     """)
-    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT / "src"))
+    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT / "src"), VERISCALE_SANDBOX_SERVER="1")
     caller = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, env=env)
     assert caller.stdout is not None
     assert caller.stdout.readline().strip() == b"ready"
@@ -291,7 +291,8 @@ def test_a_sigkilled_caller_leaves_nothing() -> None:
     assert _wait_until(lambda: _alive_with(mark) == [] and _gone(helper)), _alive_with(mark)
 
 
-def test_a_forked_child_gets_its_own_server() -> None:
+def test_a_forked_child_gets_its_own_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VERISCALE_SANDBOX_SERVER", "1")  # (whatever the run's switch says)
     parent = get_server()
     assert parent is not None
     r, w = os.pipe()
