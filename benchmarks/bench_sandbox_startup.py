@@ -60,12 +60,12 @@ def _children_cpu() -> float:
     return c.ru_utime + c.ru_stime
 
 
-def _timed(fn: Callable[[], float | None]) -> tuple[float, float]:
-    """(children CPU s, own CPU s) of one call; ``fn`` returns the CPU of descendants that
-    ``RUSAGE_CHILDREN`` does not hold (served targets and the server), added to the children's."""
+def _timed(fn: Callable[[], object]) -> tuple[float, float]:
+    """(children CPU s, own CPU s) of one call; a ``fn`` that returns a float gives the CPU of descendants
+    that ``RUSAGE_CHILDREN`` does not hold (served targets and the server), added to the children's."""
     c0, s0 = _children_cpu(), time.process_time()
-    extra = fn() or 0.0
-    return _children_cpu() - c0 + extra, time.process_time() - s0
+    extra = fn()
+    return _children_cpu() - c0 + (extra if isinstance(extra, float) else 0.0), time.process_time() - s0
 
 
 def main() -> int:
@@ -96,7 +96,7 @@ def main() -> int:
             if not res.ok:
                 raise SystemExit(f"sandboxed /bin/true failed: {res.describe()}")
 
-    modes: dict[str, Callable[[], float | None]] = {"plain": plain, "sandbox": spawn, "sandbox+dir": with_dir}
+    modes: dict[str, Callable[[], object]] = {"plain": plain, "sandbox": spawn, "sandbox+dir": with_dir}
     server = get_server()
     if server is None:
         print(f"served: not measured ({unavailable_reason()})")
@@ -122,7 +122,7 @@ def main() -> int:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _run(args: argparse.Namespace, modes: dict[str, Callable[[], float | None]], exe: Path | None, iso: object,
+def _run(args: argparse.Namespace, modes: dict[str, Callable[[], object]], exe: Path | None, iso: object,
          keep: Sandbox, lim: SandboxLimits, work: str) -> int:  # fmt: skip
     if args.breakdown and exe is not None:
         drop = getattr(iso, "drop_uid", None)
