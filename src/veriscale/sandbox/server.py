@@ -25,19 +25,26 @@ only users): the private directory is SHARED by every target of this Python
 process (each binary is hard-linked in under a unique name and unlinked when
 its process ends), so targets running at once can see and change each
 other's files there; and the namespaces are shared (one loopback, one mount
-view). ``pid`` is the target's init (host pid: no pid namespace), whose
+view). As with a one-shot helper, a target that runs under veriscale's own
+uid (veriscale not root) could signal the server — here ending the other
+served targets with it (they die with it; their sessions see the end and
+start again); veriscale's checkers do not signal anything. ``pid`` is the
+target's init (host pid: no pid namespace), whose
 process tree holds the target. A target's CPU reaches neither
 ``RUSAGE_CHILDREN`` nor the server's waited-for CPU until the server ends:
 ``ServedProcess.cpu`` is the CPU the server reports at its end (``wait4``:
 the init, the target and everything it waited for).
 
-Lifetime: the server is started lazily by the first ``spawn`` of a process
+Lifetime: the server is started lazily by a process's first ``get_server``
 (a child after ``fork`` starts its own and never touches the parent's
 socket), from a long-lived daemon thread (the parent-death signal follows the
 thread that started a process: a short-lived caller thread would take the
-server with it). ``VERISCALE_SANDBOX_SERVER=0`` turns it off; where the helper
-cannot be built, lacks namespaces or refuses server mode, ``get_server``
-returns ``None`` and callers use ``Sandbox`` (one-shot) as before.
+server with it), and restarted by the next ``get_server`` after it died.
+``VERISCALE_SANDBOX_SERVER=0`` turns it off; where the helper cannot be built
+or refuses server mode (it does where it could not count the process limit:
+not root, a user namespace, Linux < 5.14), ``get_server`` returns ``None``
+and callers use ``Sandbox`` (one-shot) as before. Where the machine gives no
+namespaces the server runs without them, like a one-shot helper there.
 """
 
 from __future__ import annotations
@@ -267,12 +274,16 @@ class SandboxServer:
         if self.dead:
             raise OSError("sandbox server is gone")
         socket.send_fds(self._sock, [payload], list(fds))
+        deadline = time.monotonic() + _START_SECONDS
         with self._reply_ready:
-            while not self._replies and not self.dead:
-                self._reply_ready.wait(_START_SECONDS)
-            if not self._replies:
-                raise OSError("sandbox server is gone")
-            return self._replies.pop(0)
+            while not self._replies and not self.dead and time.monotonic() < deadline:
+                self._reply_ready.wait(max(0.0, deadline - time.monotonic()))
+            if self._replies:
+                return self._replies.pop(0)
+        # a server that does not answer (stopped, or killed) is never waited for again: it is killed (its
+        # targets die with it) and the caller falls back to a one-shot sandbox
+        self._abandon()
+        raise OSError("sandbox server is gone or does not answer")
 
     def _kill(self, pid: int, sig: int) -> None:
         if self.dead:
