@@ -25,8 +25,9 @@ wall-clock time so far bounds the CPU used: the checker works in one thread).
 Start-up: the checker is started through this process's sandbox server
 (``sandbox.server``: the helper, its namespaces, read-only view and private
 directory are set up once per Python process; each checker gets its own init,
-rlimits, uid drop and tree kill, as before) — about 1-2 ms of CPU instead of
-4-5 ms. The server's private directory is SHARED by the checkers of one Python
+rlimits, uid drop and tree kill, as before): a fresh checker's first one-case
+batch and close cost 2.4-5.0 ms of CPU instead of 4.6-7.4 ms on a loaded
+2-core machine (docs/vericontest-inplace-post2exe.md, speed session 8). The server's private directory is SHARED by the checkers of one Python
 process (each binary is linked in under its own name): acceptable for these
 programs, which veriscale emits itself, and only for them. Without the server
 (``VERISCALE_SANDBOX_SERVER=0``, no C compiler, no namespaces) each process
