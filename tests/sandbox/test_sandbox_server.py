@@ -415,3 +415,37 @@ def _user_server(tmp_path: Path, uid: int, limit: int, python: str, exe: Path) -
         ours.close()  # the end of the socket: the server kills both trees and exits
         helper.wait(timeout=10)
     assert helper.returncode == 0
+
+
+ECHO = """#!/bin/sh
+while IFS= read -r line; do
+  if [ "$line" = "{}" ]; then echo '{"bad":"no input object"}'; else echo TT; fi
+done
+"""
+
+
+def test_a_checker_session_runs_served_and_survives_the_servers_death(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from veriscale.languages.verus.post2exe.session import CheckerSession
+
+    monkeypatch.setenv("VERISCALE_SANDBOX_SERVER", "1")
+    script = tmp_path / "echo.sh"
+    script.write_text(ECHO, encoding="ascii")
+    script.chmod(0o755)
+    s = CheckerSession(script, 512)
+    try:
+        assert s.ask(b'{"input":{"x":1}}\n', 30.0, {}, expect=1) == [b"TT"]
+        assert s._proc is not None and isinstance(s._proc.proc, ServedProcess)
+        assert s.cpu_seconds() > 0  # the running tree, from /proc
+        srv = get_server()
+        assert srv is not None
+        os.kill(srv.pid, signal.SIGKILL)  # every served process dies with it
+        assert _wait_until(lambda: srv.dead)
+        assert s.ask(b'{"input":{"x":2}}\n', 30.0, {}, expect=1) == [b"TT"]  # a new server, a new process
+        assert s.starts == 2 and get_server() is not srv
+        before = s.ended_cpu
+        s.close()
+        assert s.ended_cpu > before  # the CPU the server reported for the closed process
+    finally:
+        s.close()
