@@ -27,13 +27,14 @@ Start-up: the checker is started through this process's sandbox server
 directory are set up once per Python process; each checker gets its own init,
 rlimits, uid drop and tree kill, as before): a fresh checker's first one-case
 batch and close cost 2.4-5.0 ms of CPU instead of 4.6-7.4 ms on a loaded
-2-core machine (docs/vericontest-inplace-post2exe.md, speed session 8). The server's private directory is SHARED by the checkers of one Python
-process (each binary is linked in under its own name): acceptable for these
-programs, which veriscale emits itself, and only for them. Without the server
-(``VERISCALE_SANDBOX_SERVER=0``, no C compiler, no namespaces) each process
-gets its own ``Sandbox`` as before. A served checker is this process's
-grandchild: its CPU never reaches ``RUSAGE_CHILDREN``; ``cpu_seconds`` covers
-it (see there).
+2-core machine (docs/vericontest-inplace-post2exe.md, speed session 8). The
+server's private directory is SHARED by the checkers of one Python process
+(each binary is linked in under its own name): acceptable for these programs,
+which veriscale emits itself, and only for them. Without the server
+(``VERISCALE_SANDBOX_SERVER=0``, no C compiler, a server mode the helper
+refuses) each process gets its own ``Sandbox`` as before. A served checker is
+this process's grandchild: its CPU never reaches ``RUSAGE_CHILDREN``;
+``cpu_seconds`` covers it (see there).
 
 Lifetime: ``close()`` ends the process (by closing its input: an idle checker
 ends by itself, and its helper exits without the ``/proc`` scan a SIGTERM
