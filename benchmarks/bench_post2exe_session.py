@@ -20,7 +20,12 @@ process tree's CPU from ``/proc``, ``CheckerSession.cpu_seconds``) in µs per
 case, and checks per CPU second of both together; medians over the repeats
 (and the minima: the least disturbed repeat). Also the start-up: CPU of a fresh checker's
 first one-case batch and its end (sandbox, helper, checker process, ``close``;
-this process's CPU plus the waited-for children's). ``--profile`` prints the top of a cProfile
+this process's CPU plus the waited-for children's, plus — for a checker started
+through the sandbox server (``sandbox.server``, the default) — the CPU the
+server reports for the ended checker's tree and the server helper's own CPU
+over the interval). The server's one-time start-up happens before the first
+measured start (while the cases are generated) and is printed apart;
+``VERISCALE_SANDBOX_SERVER=0`` measures one sandbox per process as before. ``--profile`` prints the top of a cProfile
 of the ``chunked`` loop. Figures are CPU, not wall time; on a loaded machine
 they are still pessimistic (caches, frequency), so compare runs made under
 similar load.
@@ -49,6 +54,7 @@ from veriscale.languages.verus.engine import VeriContestEngine  # noqa: E402
 from veriscale.languages.verus.post2exe.build import CHECKER_FLAGS, compile_checker  # noqa: E402
 from veriscale.languages.verus.post2exe.checker import CompiledChecker, build_checker  # noqa: E402
 from veriscale.languages.verus.post2exe.crosscheck import example_cases, mutated_outputs  # noqa: E402
+from veriscale.sandbox.server import get_server, server_cpu_seconds, unavailable_reason  # noqa: E402
 
 
 def _children() -> float:
@@ -82,11 +88,12 @@ def _measure(cc: CompiledChecker, rows: list[Any], step: int, repeat: int) -> di
     ck: list[float] = []
     for _ in range(repeat):
         assert cc._session is not None
-        c0 = cc._session.cpu_seconds()
+        # the checker's tree (running, or ended and reported by the server) and the server helper's own CPU
+        c0 = cc._session.cpu_seconds() + server_cpu_seconds()
         t0 = time.process_time()
         got = _loop(cc, rows, step)
         t1 = time.process_time()
-        c1 = cc._session.cpu_seconds()
+        c1 = cc._session.cpu_seconds() + server_cpu_seconds()
         done = _answered(got)  # (counted outside the timed part)
         if done != len(rows):
             raise SystemExit(f"only {done} of {len(rows)} cases answered")
@@ -108,6 +115,12 @@ def main() -> None:
     ap.add_argument("--opt", help="compile the checker at this opt-level (default: the engine's flags)")
     ap.add_argument("--profile", action="store_true")
     args = ap.parse_args()
+    server = get_server()
+    if server is None:
+        print(f"checkers in one sandbox each (no sandbox server: {unavailable_reason()})")
+    else:
+        print(f"checkers through the sandbox server; its one-time start-up: helper {1000 * server.start_cpu:.2f} ms"
+              f" CPU + this process {1000 * server.start_own_cpu:.2f} ms (not in the start-up column)")  # fmt: skip
     for pid, p, te in named_problems(args.data, args.only, VeriContestEngine(post2exe=False)):
         ck, rows = _rows(p, te, args.cases)
         if ck is None or not rows:
@@ -123,10 +136,12 @@ def main() -> None:
         starts = []
         for _ in range(9):
             fresh = CompiledChecker(ck.checker, ck.binary)
-            c0, t0 = _children(), time.process_time()
+            c0, t0, h0 = _children(), time.process_time(), server_cpu_seconds()
             fresh.check(rows[:1])
-            fresh.close()  # (the helper and checker are waited for: their CPU is in RUSAGE_CHILDREN)
-            starts.append(time.process_time() - t0 + _children() - c0)
+            sess = fresh._session
+            fresh.close()  # (a one-shot helper is waited for: its CPU is in RUSAGE_CHILDREN)
+            served = sess.cpu_seconds() if sess is not None else 0.0  # (an ended served checker's tree)
+            starts.append(time.process_time() - t0 + _children() - c0 + served + server_cpu_seconds() - h0)
         cc = CompiledChecker(ck.checker, ck.binary)
         _loop(cc, rows, len(rows))  # warm-up: the process starts
         whole = _measure(cc, rows, len(rows), args.repeat)

@@ -25,7 +25,15 @@ engine's default limits (``SPEC_FUEL``) on the same cases in the same order,
 passed (its rate is over the cases it did). Rates are in CPU seconds (user +
 sys; for the compiled checker its process's plus this process's JSON work), which
 load on a shared machine distorts far less than wall time; the compiled checker's
-wall-clock rate is kept in the JSON output. The compiled rate counts the
+wall-clock rate is kept in the JSON output. Checker processes are started
+through this process's sandbox server (``sandbox.server``; off with
+``VERISCALE_SANDBOX_SERVER=0``): their CPU is counted from what the server
+reports (they are not this process's children) plus the server helper's own
+CPU over each measured interval. The server's one-time start-up happens at
+the run's first checker process: the first problem's case generation (its
+``requires`` judged by the checker), before any measured batch, so it is in no
+per-problem figure; it is printed apart at the end (when a server is started
+inside a measured interval, the interval's server CPU includes its start-up). The compiled rate counts the
 cases the checker answered (a batch cut by its 120 s backstop leaves the rest
 unanswered; the CPU it spent on them still counts). Also printed apart: the
 CPU of a one-case batch (sandbox set-up and process start-up, about 9 ms on the
@@ -71,6 +79,7 @@ from veriscale.languages.verus.engine import SPEC_FUEL, VeriContestEngine  # noq
 from veriscale.languages.verus.post2exe.build import CHECKER_FLAGS, compile_checker, runtime_rlib  # noqa: E402
 from veriscale.languages.verus.post2exe.checker import CompiledChecker, build_checker  # noqa: E402
 from veriscale.languages.verus.post2exe.crosscheck import example_cases, mutated_outputs  # noqa: E402
+from veriscale.sandbox.server import server_cpu_seconds, unavailable_reason  # noqa: E402
 
 
 def _flags(opt: str) -> tuple[str, ...]:
@@ -187,13 +196,18 @@ def _bench(pid: str, te: Any, ck: Any, cases: list[tuple[dict[str, Any], Any]], 
 def _timed(cc: CompiledChecker, rows: list[Any], chunk: int | None = None, close: bool = True
            ) -> tuple[list[Any], int, float]:  # fmt: skip
     """(verdicts, cases answered, CPU seconds) of ``rows`` through ``cc`` (in ``chunk``-row batches when
-    given), the checker process's CPU included whether it has ended (waited-for children) or still runs
-    (a long-lived session: its process tree's CPU read from /proc); ``close``: end the process after
+    given), the checker process's CPU included whether it has ended (waited-for children; or, started
+    through the sandbox server, the CPU the server reported at its end) or still runs (a long-lived
+    session: its process tree's CPU read from /proc), plus the sandbox server helper's own CPU over the
+    call (the fork of each checker's init; its one-time start-up, when it falls inside: see the module
+    docstring); ``close``: end the process after
     (False: a second call measures a process already running)."""
 
     def cpu() -> float:
+        # + the checker processes RUSAGE_CHILDREN does not hold (running, or started through the sandbox
+        # server and ended) + the server helper's own CPU (its forks)
         sess = cc._session
-        return _cpu() + (sess.cpu_seconds() if sess is not None else 0.0)
+        return _cpu() + (sess.cpu_seconds() if sess is not None else 0.0) + server_cpu_seconds()
 
     t = cpu()
     got: list[Any] = []
@@ -306,6 +320,14 @@ def main() -> None:
                   f"min x{min(both_r or [0]):.1f}; on a running process median x{statistics.median(steady or [0]):.1f} "
                   f"min x{min(steady or [0]):.1f}; compile median {statistics.median(e['compile_s'] for e in es):.1f} s; "
                   f"disagreements {sum(len(e['disagreements']) for e in es)}")  # fmt: skip
+    from veriscale.sandbox import server as sandbox_server
+
+    srv = sandbox_server._server
+    if srv is not None:
+        print(f"sandbox server one-time start-up (before the first measured batch): helper {1000 * srv.start_cpu:.2f} ms"
+              f" CPU + this process {1000 * srv.start_own_cpu:.2f} ms")  # fmt: skip
+    else:
+        print(f"no sandbox server ({unavailable_reason()}): one sandbox per checker process")
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1, default=str), encoding="utf-8")
 

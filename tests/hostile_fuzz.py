@@ -633,10 +633,18 @@ def _processes_left(token: str) -> list[str]:
         ppid, _state, cmd = info[pid]
         return ppid == me and "multiprocessing.resource_tracker" in cmd
 
+    # this process's sandbox server (sandbox.server) also lives as long as this process; the targets it
+    # started are its descendants, so they are still listed
+    from veriscale.sandbox.server import _server
+
+    server = _server.pid if _server is not None and not _server.dead else -1
     return [
         f"{pid}: {cmd[:100]}"
         for pid, (_ppid, state, cmd) in sorted(info.items())
-        if pid != me and state != "Z" and not own_tracker(pid) and (marked.search(cmd) or descends(pid))
+        if pid not in (me, server)
+        and state != "Z"
+        and not own_tracker(pid)
+        and (marked.search(cmd) or descends(pid))
     ]
 
 

@@ -125,6 +125,11 @@ class SandboxProcess:
     terminated: bool = False
 
     @property
+    def pid(self) -> int:
+        """The helper's pid (its process tree holds the target), or the target's without a helper."""
+        return self.popen.pid
+
+    @property
     def stdin(self) -> IO[bytes] | None:
         return self.popen.stdin
 

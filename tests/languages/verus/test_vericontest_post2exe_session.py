@@ -113,7 +113,7 @@ def test_live_processes_are_capped_and_close_ends_them(compiled: CompiledChecker
         assert first is not None and first._proc is None  # the least recently used one was closed
         last = cks[-1]._session
         assert last is not None and last._proc is not None and last._proc.proc is not None
-        pid = last._proc.proc.popen.pid
+        pid = last._proc.proc.pid
         assert _alive(pid)
     finally:
         for ck in cks:

@@ -22,6 +22,20 @@ process. ``RLIMIT_CPU`` counts a process's whole life, so the session restarts
 the process before a batch whose backstop could overrun the limit (the batches'
 wall-clock time so far bounds the CPU used: the checker works in one thread).
 
+Start-up: the checker is started through this process's sandbox server
+(``sandbox.server``: the helper, its namespaces, read-only view and private
+directory are set up once per Python process; each checker gets its own init,
+rlimits, uid drop and tree kill, as before): a fresh checker's first one-case
+batch and close cost 2.4-5.0 ms of CPU instead of 4.6-7.4 ms on a loaded
+2-core machine (docs/vericontest-inplace-post2exe.md, speed session 8). The
+server's private directory is SHARED by the checkers of one Python process
+(each binary is linked in under its own name): acceptable for these programs,
+which veriscale emits itself, and only for them. Without the server
+(``VERISCALE_SANDBOX_SERVER=0``, no C compiler, a server mode the helper
+refuses) each process gets its own ``Sandbox`` as before. A served checker is
+this process's grandchild: its CPU never reaches ``RUSAGE_CHILDREN``;
+``cpu_seconds`` covers it (see there).
+
 Lifetime: ``close()`` ends the process (by closing its input: an idle checker
 ends by itself, and its helper exits without the ``/proc`` scan a SIGTERM
 costs; one still running after ``_EOF_GRACE`` is terminated) and removes the
@@ -51,7 +65,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import IO
 
-from ....sandbox import Sandbox, SandboxProcess
+from ....sandbox import Sandbox, SandboxProcess, ServedProcess, get_server
 from ..execute import ExecLimits, _child_env, _sandbox_limits, _stage
 
 __all__ = ["MAX_LIVE", "CheckerSession", "close_all", "sessions_enabled"]
@@ -73,19 +87,25 @@ def sessions_enabled() -> bool:
 
 
 class _Proc:
-    """One running checker: its sandbox, process, stderr file and the wall seconds its batches used."""
+    """One running checker: its process (served, or in its own sandbox), stderr file and the wall seconds
+    its batches used."""
 
     def __init__(self, binary: Path, env: Mapping[str, str], memory_mb: int) -> None:
         self.pid = os.getpid()
-        self.sb = Sandbox(env=_child_env(env))
+        self.sb: Sandbox | None = None  # (only without the sandbox server: a sandbox of its own)
         self.errf: IO[bytes] = tempfile.TemporaryFile()
-        self.proc: SandboxProcess | None = None
+        self.proc: SandboxProcess | ServedProcess | None = None
         self.used = 0.0  # wall seconds of the batches answered so far (bounds the CPU the process used)
         try:
-            prog = _stage(self.sb, binary)
             lim = _sandbox_limits(ExecLimits(case_seconds=SESSION_CPU_SECONDS, memory_mb=memory_mb),
                                   SESSION_CPU_SECONDS)  # fmt: skip
-            self.proc = self.sb.spawn([prog], stderr=self.errf, limits=lim)
+            server = get_server()
+            if server is not None:
+                with contextlib.suppress(OSError):  # (the server just died: this one in its own sandbox)
+                    self.proc = server.spawn(binary, env=_child_env(env), limits=lim, stderr=self.errf)
+            if self.proc is None:
+                self.sb = Sandbox(env=_child_env(env))
+                self.proc = self.sb.spawn([_stage(self.sb, binary)], stderr=self.errf, limits=lim)
             assert self.proc.stdin is not None and self.proc.stdout is not None
             # set up once for every batch: the request is written with non-blocking writes between the
             # reads of the reply (no writer thread), both through one poll object
@@ -101,24 +121,37 @@ class _Proc:
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None and self.pid == os.getpid()
 
-    def close(self) -> None:
+    def cpu_seconds(self) -> float:
+        """The process tree's CPU: read from /proc while it runs; once a served process has ended, the CPU
+        the server reported (a one-shot helper's is in ``RUSAGE_CHILDREN`` once waited for: 0.0 here)."""
+        proc = self.proc
+        if proc is None:
+            return 0.0
+        if isinstance(proc, ServedProcess) and proc.poll() is not None:
+            return proc.cpu
+        return _tree_cpu(proc.pid)
+
+    def close(self) -> float:
+        """End the process; returns the CPU of an ended served process (see ``cpu_seconds``), else 0.0."""
         if self.pid != os.getpid():  # a forked copy: the process and directory are the parent's
-            return
-        if self.proc is not None:
-            # an idle checker ends by itself at the end of its input, and the helper then exits without
+            return 0.0
+        proc, self.proc = self.proc, None
+        if proc is not None:
+            # an idle checker ends by itself at the end of its input, and its init then exits without
             # the /proc scan a SIGTERM makes it do (about half the CPU of a short-lived session); one
             # that does not end soon is terminated as before
             with contextlib.suppress(Exception):
-                if self.proc.poll() is None and self.proc.stdin is not None:
-                    self.proc.stdin.close()
-                    self.proc.popen.wait(timeout=_EOF_GRACE)
+                if proc.poll() is None and proc.stdin is not None:
+                    proc.stdin.close()
+                    proc.wait(timeout=_EOF_GRACE)
             with contextlib.suppress(Exception):
-                self.proc.finish()
-            self.proc = None
+                proc.finish()
         with contextlib.suppress(Exception):
             self.errf.close()
-        with contextlib.suppress(Exception):
-            self.sb.close()
+        if self.sb is not None:
+            with contextlib.suppress(Exception):
+                self.sb.close()
+        return proc.cpu if isinstance(proc, ServedProcess) else 0.0
 
 
 _live: collections.OrderedDict[int, CheckerSession] = collections.OrderedDict()
@@ -165,6 +198,7 @@ class CheckerSession:
         self.binary = Path(binary)
         self.memory_mb = memory_mb
         self.starts = 0  # processes started (a meter for tests and benchmarks)
+        self.ended_cpu = 0.0  # CPU seconds of this session's ended SERVED processes (see cpu_seconds)
         self._proc: _Proc | None = None
         self._env: dict[str, str] = {}
         self._lock = threading.Lock()
@@ -174,13 +208,16 @@ class CheckerSession:
         weakref.finalize(self, _close_box, self._holder)
 
     def cpu_seconds(self) -> float:
-        """CPU seconds the running process tree used so far (helper and checker, all threads; Linux
-        ``schedstat``, nanosecond resolution; 0.0 without a process or ``/proc``). For benchmarks: a live
-        process's CPU is not in ``RUSAGE_CHILDREN`` until it is waited for."""
+        """CPU seconds of this session's checker processes that ``RUSAGE_CHILDREN`` does not hold: the
+        running process tree (its init or helper and the checker, all threads; Linux ``schedstat``,
+        nanosecond resolution; 0.0 without a process or ``/proc``) plus every ended process started
+        through the sandbox server (a grandchild of this process: its CPU never reaches
+        ``RUSAGE_CHILDREN``; the server reports it at the end, microsecond resolution). An ended
+        one-shot process is in ``RUSAGE_CHILDREN`` once waited for, so it is not counted here. For
+        benchmarks: add ``RUSAGE_CHILDREN``, this process's CPU and the server helper's own CPU
+        (``sandbox.server``, ``SandboxServer.helper_cpu``)."""
         p = self._proc
-        if p is None or p.proc is None:
-            return 0.0
-        return _tree_cpu(p.proc.popen.pid)
+        return self.ended_cpu + (p.cpu_seconds() if p is not None else 0.0)
 
     def close(self) -> None:
         with self._lock:
@@ -191,7 +228,7 @@ class CheckerSession:
         p, self._proc = self._proc, None
         self._holder[0] = None
         if p is not None:
-            p.close()
+            self.ended_cpu += p.close()
 
     def ask(self, request: bytes, seconds: float, env: Mapping[str, str], expect: int | None = None
             ) -> list[bytes]:  # fmt: skip
@@ -217,7 +254,7 @@ class CheckerSession:
             if not ok:  # timed out or died: never reuse a process in an unknown state
                 self._stop()
             elif p.used - t0 >= _RSS_CHECK_SECONDS and p.proc is not None:
-                if _tree_rss(p.proc.popen.pid) > SESSION_RSS_BYTES:
+                if _tree_rss(p.proc.pid) > SESSION_RSS_BYTES:
                     self._stop()
         _register(self)
         return lines
