@@ -102,7 +102,7 @@ def test_the_loop_replaces_the_body_in_the_emitted_code() -> None:
 # a contract whose linear recursions meet every path of the loop: a base case that fails (`ok`'s `a[9]`) under
 # `&&` (a FALSE level above still decides), an index out of bounds in the fold (`psum(a, len + 1)`), i128
 # overflow (`pw`), a sequence result (`pre`), memo hits on the way down (ascending quantifier), a recursion
-# deeper than the stack's limit (`tri(d)`), a boolean in the then-branch (`all_lt`)
+# deeper than the depth limit (`tri(d)`: UNKNOWN as before) and three below it in one clause, a boolean in the then-branch (`all_lt`)
 EXACT_SPEC = """
 use vstd::prelude::*;
 fn main() {}
@@ -128,6 +128,7 @@ pub fn f(a: Vec<i64>, d: i64) -> (r: i64)
         pre(a@, a.len() as int) =~= a@,
         d < 0 || tri(d as int) == d * (d + 1) / 2,
         d > 100 || all_lt(a@, a.len() as int, 100) || r < 0,
+        d != 4 || tri(60000) + tri(59000) + tri(70000) > 0,
 {
 }
 }
@@ -140,7 +141,11 @@ CASES = [
     {"input": {"a": [5, 1, 1], "d": 90}, "output": 7},  # pw(90) = 3^90: beyond i128
     {"input": {"a": [5, 0, 200], "d": 3}, "output": 205},  # ok: a[9] fails, a[1] = 0 decides false
     {"input": {"a": [], "d": 2}, "output": 0},  # psum(a, 1): out of bounds
-    {"input": {"a": list(range(1, 120)), "d": 150_000}, "output": 7140},  # tri(150000): deeper than 100000
+    {"input": {"a": list(range(1, 120)), "d": 150_000}, "output": 7140},  # tri(150000): deeper than the limit
+    {
+        "input": {"a": [1, 2, 3, 4], "d": 4},
+        "output": 10,
+    },  # three deep loops in one clause: the depth restored
 ]
 
 
@@ -186,22 +191,14 @@ def test_the_loop_gives_the_recursive_verdicts(fuel: str, monkeypatch) -> None:
             if "UNKNOWN" not in (a, b):
                 assert a == b, (i, kind, lo, re_)
     if fuel == "20000000":
-        # the only case the loop decides and the recursion does not: the recursion deeper than its limit
-        assert _without_steps(looped[:-1]) == _without_steps(recursive[:-1])
-        assert "deeper than" in recursive[-1]["ensures_reason"], recursive[-1]
-        assert looped[-1]["ensures"] == "TRUE", looped[-1]
-        assert [x["ensures"] for x in looped] == [
-            "TRUE",
-            "FALSE",
-            "FALSE",
-            "UNKNOWN",
-            "FALSE",
-            "UNKNOWN",
-            "TRUE",
-        ]
+        # the same verdicts and reasons on every case, the depth limit included (each level still enters)
+        assert _without_steps(looped) == _without_steps(recursive)
+        verdicts = ["TRUE", "FALSE", "FALSE", "UNKNOWN", "FALSE", "UNKNOWN", "UNKNOWN", "TRUE"]
+        assert [x["ensures"] for x in looped] == verdicts
         assert "i128" in looped[3]["ensures_reason"] and "out of bounds" in looped[5]["ensures_reason"]
+        assert "deeper than 100000" in looped[6]["ensures_reason"], looped[6]
         # no intermediate level is stored, so the loop never charges fewer steps than the recursion
-        assert all(x >= y for x, y in zip(_steps(looped[:-1]), _steps(recursive[:-1])))
+        assert all(x >= y for x, y in zip(_steps(looped), _steps(recursive)))
     else:
         assert any("step budget of 400 exhausted" in x.get("ensures_reason", "") for x in looped), looped
 

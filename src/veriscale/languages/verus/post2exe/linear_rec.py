@@ -18,8 +18,9 @@ the probe hits; then fold back up, evaluating ``REST`` at each level with
 the result from below in place of the call.
 
 Why it is exact. Every level evaluates the same emitted code in the same
-order as the recursion (the condition, the argument, the call's ``charge``
-and probe, and after the call returns, the rest of ``REST``), and the call is
+order as the recursion (the condition, the argument, the call's ``charge``,
+probe and ``enter``, and after the call returns, its ``leave`` and the rest of
+``REST``), and the call is
 the first thing ``REST`` evaluates, so nothing of ``REST`` runs before the
 levels below are done — in the recursion as in the loop. A level below that
 failed is an ``Err`` in the call's place, which ``REST`` treats as it treats
@@ -33,8 +34,13 @@ TRUE/FALSE:
   and stops at the first stored one, so it charges at least the steps the
   recursion would (never fewer: the memo holds a subset of the recursion's
   entries, with the same values);
-* no stack: the loop does not ``enter`` per level, so a recursion that was
-  "deeper than 100000" (UNKNOWN) can now be decided;
+* none in depth: each level's call still ``enter`` s (and its return ``leave`` s
+  before the rest of ``REST`` runs), so nested calls see the recursion's depth and
+  a recursion past the limit is the same UNKNOWN "spec recursion deeper than"
+  — which the engine hands to the Python evaluator's closed forms
+  (``engine._python_useful``). A loop needs no stack and could go on, but
+  then a 10^9-deep recursion (cf1077A) would spend the whole step budget and
+  end UNKNOWN "step budget exhausted", which the engine does not retry;
 * the levels are not kept: level ``i`` of the fold is the top-level argument
   (``i == 0``) or ``t0 - i``, ``t0`` its integer value — the walk checks that
   every argument it computed was the level's integer minus one (what ``n - 1``
@@ -205,7 +211,8 @@ def emit(f: Any, shape: Shape, lname: str, fid: int, params: list[str], kind: st
     flip = "!" if shape.rec_then else ""
     return (
         f"fn {lname}({sig}) -> Result<{ty}, E> {{\n"
-        f"    let lr_top: &V = {nd}; let mut lr_cur: V = {nd}.clone(); let mut lr_levels: u64 = 0; let mut lr_t0: i128 = 0;\n"
+        f"    let lr_top: &V = {nd}; let mut lr_cur: V = {nd}.clone();\n"
+        f"    let mut lr_levels: u64 = 0; let mut lr_entered: u64 = 0; let mut lr_t0: i128 = 0;\n"
         # down: the condition, the argument, the call's charge and memo probe, level by level
         f"    let mut lr_acc: Result<{ty}, E> = loop {{\n"
         f"        let {nd}: &V = &lr_cur;\n"
@@ -219,12 +226,16 @@ def emit(f: Any, shape: Shape, lname: str, fid: int, params: list[str], kind: st
         f"        if let Err(lr_e) = charge() {{ break Err(lr_e); }}\n"
         f"        let lr_key = tkey({fid}, {args});\n"
         f"        if let Some(lr_x) = {get}(lr_key, {fid}, {args}) {{ break Ok(lr_x); }}\n"
+        # (the call's depth, as the recursion's: a failed `enter` is not undone there either)
+        f"        if let Err(lr_e) = enter() {{ break Err(lr_e); }}\n"
+        f"        lr_entered += 1;\n"
         f"        lr_cur = lr_next;\n"
         f"    }};\n"
         # up: the rest of the recursive branch at each level, the result from below in the call's place
         f"    let mut lr_i = lr_levels;\n"
         f"    while lr_i > 0 {{\n"
         f"        lr_i -= 1;\n"
+        f"        if lr_i < lr_entered {{ leave(); }}  // the call from this level has returned\n"
         f"        let lr_lv: V;\n"
         f"        let {nd}: &V = if lr_i == 0 {{ lr_top }} else {{ lr_lv = V::I(lr_t0 - lr_i as i128); &lr_lv }};\n"
         f"        let lr_p = lr_acc;\n"
