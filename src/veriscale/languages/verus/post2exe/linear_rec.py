@@ -12,17 +12,17 @@ comparison, the operand of a cast or a unary operator, the receiver of a
 sequence method), with ``C`` and ``BASE`` free of ``f`` and no other callee
 able to reach ``f``, is evaluated without nested calls: walk the levels
 ``n, n-1, ..`` down — at each level ``C`` (an error ends the walk with that
-error), then the argument ``n - 1``, ``charge`` and a memo probe of the call
-exactly as the call would do them — until ``C`` picks ``BASE`` (evaluated) or
-the probe hits; then fold back up, evaluating ``REST`` at each level with
-the result from below in place of the call.
+error), then the argument ``n - 1``, ``charge``, a memo probe and ``enter`` of
+the call exactly as the call would do them — until ``C`` picks ``BASE``
+(evaluated) or the probe hits; then fold back up, at each level the call's
+``leave`` and ``REST`` with the result from below in place of the call.
 
 Why it is exact. Every level evaluates the same emitted code in the same
 order as the recursion (the condition, the argument, the call's ``charge``,
 probe and ``enter``, and after the call returns, its ``leave`` and the rest of
-``REST``), and the call is
-the first thing ``REST`` evaluates, so nothing of ``REST`` runs before the
-levels below are done — in the recursion as in the loop. A level below that
+``REST``), and the call is the first thing ``REST`` evaluates, so nothing of
+``REST`` runs before the levels below are done — in the recursion as in the
+loop. A level below that
 failed is an ``Err`` in the call's place, which ``REST`` treats as it treats
 a failed call (``?`` propagates it; ``&&``/``||`` can still decide by
 Kleene's logic); the argument's own error is caught where the call's would
@@ -35,7 +35,8 @@ TRUE/FALSE:
   recursion would (never fewer: the memo holds a subset of the recursion's
   entries, with the same values);
 * none in depth: each level's call still ``enter`` s (and its return ``leave`` s
-  before the rest of ``REST`` runs), so nested calls see the recursion's depth and
+  before the rest of ``REST`` runs; a failed ``enter`` is not undone, as in the
+  recursion), so nested calls see the recursion's depth and
   a recursion past the limit is the same UNKNOWN "spec recursion deeper than"
   — which the engine hands to the Python evaluator's closed forms
   (``engine._python_useful``). A loop needs no stack and could go on, but
