@@ -39,8 +39,9 @@ __all__ = ["CHECKER_FLAGS", "POST2EXE_VERSION", "compile_checker", "runtime_rlib
 # 4: allocation-free memo keys, buffered output, batch lines, typed i128 integer expressions;
 # 5: the tree-free case reader and the compact reply form in the runtime's request loop `serve`;
 # 6: with the typed spec fn memo of memo_rs.py, long right operands of &&/||/==> emitted once;
-# 7: the evaluation state in statics (state_rs.py), memo slots of one cache line)
-POST2EXE_VERSION = "7"
+# 7: the evaluation state in statics (state_rs.py), memo slots of one cache line;
+# 8: linear recursion of a spec fn as a loop, linear_rec.py)
+POST2EXE_VERSION = "8"
 
 # opt-level 0 by default: a checker compiles in under a second; VERISCALE_POST2EXE_OPT=3 trades
 # several seconds of rustc per problem for 3-7x faster checks (labelling large suites)

@@ -60,7 +60,7 @@ from ..spec.ast import (
     Unary,
     View,
 )
-from . import typed_fns
+from . import linear_rec, typed_fns
 from .runtime_rs import RUNTIME, RUNTIME_CRATE
 from .typed import int_expr, int_operand, is_int, is_int_type, typed_chain
 
@@ -217,17 +217,29 @@ class _Fn:
         self.scope = scope  # spec name -> Rust variable
         self.types = types or {}  # spec name -> declared type (None: unknown), for the typed fast path
         self.ints = ints or {}  # spec name -> Rust i128 variable holding it (quantifier binders)
+        # a call emitted as a given value (linear_rec: the result from the level below), by identity:
+        # (the call, its R expression, its typed function's argument for `std::convert::identity`)
+        self.hole: tuple[Call, str, str] | None = None
+
+    def with_hole(self, call: Call, r_code: str, typed_code: str) -> _Fn:
+        """This scope with ``call`` (a node of the body, by identity) emitted as ``r_code`` (an ``R``) or, where
+        its typed function would be called, as ``typed_code`` (a ``Result`` of its kind)."""
+        g = _Fn(self.tr, self.scope, self.types, self.ints)
+        g.hole = (call, r_code, typed_code)
+        return g
 
     def sub(
         self, extra: dict[str, str], types: dict[str, Type] | None = None, ints: dict[str, str] | None = None
     ) -> _Fn:
         """A scope with ``extra`` names bound; a name rebound loses its old declared type and i128 copy."""
-        return _Fn(
+        g = _Fn(
             self.tr,
             {**self.scope, **extra},
             {**self.types, **dict.fromkeys(extra), **(types or {})},
             {**{k: v for k, v in self.ints.items() if k not in extra}, **(ints or {})},
         )
+        g.hole = self.hole
+        return g
 
     # every method returns a Rust expression of type R (Result<V, E>)
     def ex(self, e: Expr) -> str:
@@ -281,6 +293,8 @@ class _Fn:
         raise Untranslatable(f"the name {joined}")
 
     def x_Call(self, e: Call) -> str:
+        if self.hole is not None and e is self.hole[0]:
+            return self.hole[1]
         if not isinstance(e.func, Path):
             raise Untranslatable("calls of computed functions")
         segs = e.func.segments
@@ -461,6 +475,8 @@ class _Fn:
         fn = self.tr.prog.compiler.lookup_fn(e.func.segments)
         if fn is None or len(fn.params) != len(e.args) or typed_fns.result_kind(fn.ret) != kind:
             return None
+        if self.hole is not None and e is self.hole[0]:
+            return "std::convert::identity", self.hole[2]
         got = self.tr.typed_fn(fn)
         assert got is not None
         return got[1], ", ".join(f"&{self.val(a)}" for a in e.args)
@@ -756,6 +772,25 @@ class _Translator:
         self._memo[fn.name] = heavy
         return heavy
 
+    def linear(self, fn: Any) -> linear_rec.Shape | None:
+        """``fn`` 's shape when it is a linear recursion computed as a loop (``linear_rec``), else None."""
+        fns = self.prog.ctx.fns
+
+        def reaches(name: str) -> bool:  # whether the spec fn `name` can call `fn`
+            seen: set[str] = set()
+            todo = [name]
+            while todo:
+                n = todo.pop()
+                if n == fn.name:
+                    return True
+                if n not in seen and n in fns:
+                    seen.add(n)
+                    todo.extend(sorted(self._callees(fns[n])))
+            return False
+
+        methods = frozenset(self_m for self_m, rt in _Fn._METHODS.items() if rt)
+        return linear_rec.recognize(fn, self.prog.compiler.lookup_fn, fns, methods, reaches)
+
     def const_fn(self, name: str) -> str:
         key = "#const#" + name
         if key not in self.fns:
@@ -776,18 +811,25 @@ class _Translator:
                 raise Untranslatable(f"spec fn {fn.name} does not parse")
             params = {n: f"{_ident(n)}" for n, _ in fn.params}
             kind = typed_fns.result_kind(fn.ret)
+            shape = self.linear(fn) if self.memoised(fn) else None
+            lname = "l_" + rust.removeprefix("f_")
             try:
                 fx = _Fn(self, params, dict(fn.params))
+                ps = list(params.values())
+                # linear recursion: a loop in place of the body (linear_rec), in both forms
+                loop = None if shape is None else linear_rec.emit(fx, shape, lname, fid, ps, kind)
                 if kind is not None:  # integer / boolean result: typed_fns
                     emitted = typed_fns.emit(
-                        fx, rust, fid, list(params.values()), fn.body, kind, self.memoised(fn)
+                        fx, rust, fid, ps, fn.body, kind, self.memoised(fn), None if shape is None else lname
                     )
                 else:
-                    body = fx.ex(fn.body)
+                    body = f"{lname}({', '.join(params.values())})" if shape is not None else fx.ex(fn.body)
             except Untranslatable:
                 del self.fns[fn.name]
                 raise
             sig = ", ".join(f"{v}: &V" for v in params.values())
+            if loop is not None:
+                self.bodies.append(loop)
             if kind is not None:
                 self.bodies.extend(emitted)
             elif self.memoised(fn):

@@ -65,12 +65,23 @@ def _body(f: Any, e: Expr, kind: str) -> str:
     return f"{f._bool(e)}?"
 
 
-def emit(f: Any, rust: str, fid: int, params: list[str], body: Expr, kind: str, memoised: bool) -> list[str]:
+def emit(
+    f: Any,
+    rust: str,
+    fid: int,
+    params: list[str],
+    body: Expr,
+    kind: str,
+    memoised: bool,
+    loop: str | None = None,
+) -> list[str]:
     """The two functions of a typed spec fn (see the module doc); ``f``: the translator's ``_Fn`` of the
-    body's scope; ``params``: the Rust parameter names. Raises ``Untranslatable`` as the body does."""
+    body's scope; ``params``: the Rust parameter names; ``loop``: the function computing the body as a loop
+    (``linear_rec``), if any. Raises ``Untranslatable`` as the body does."""
     ty = "i128" if kind == "int" else "bool"
     tname = typed_name(rust)
-    inner = _body(f, body, kind)
+    call = f"{loop}({', '.join(params)})" if loop is not None else None
+    inner = _body(f, body, kind) if call is None else ""
     sig = ", ".join(f"{v}: &V" for v in params)
     wrap = "V::I" if kind == "int" else "V::B"
     if memoised:
@@ -79,13 +90,13 @@ def emit(f: Any, rust: str, fid: int, params: list[str], body: Expr, kind: str, 
         typed = (
             f"fn {tname}({sig}) -> Result<{ty}, E> {{ charge()?; let key = tkey({fid}, {args}); "
             f"if let Some(x) = {get}(key, {fid}, {args}) {{ return Ok(x); }} enter()?; "
-            f"let r = (|| -> Result<{ty}, E> {{ Ok({inner}) }})(); leave(); "
+            f"let r = {call or f'(|| -> Result<{ty}, E> {{ Ok({inner}) }})()'}; leave(); "
             f"if let Ok(x) = &r {{ {put}(key, {fid}, {args}, *x); }} r }}"
         )
     else:
         typed = (
             f"fn {tname}({sig}) -> Result<{ty}, E> {{ charge()?; enter()?; "
-            f"let r = (|| -> Result<{ty}, E> {{ Ok({inner}) }})(); leave(); r }}"
+            f"let r = {call or f'(|| -> Result<{ty}, E> {{ Ok({inner}) }})()'}; leave(); r }}"
         )
     generic = f"fn {rust}({sig}) -> R {{ Ok({wrap}({tname}({', '.join(params)})?)) }}"
     return [typed, generic]
