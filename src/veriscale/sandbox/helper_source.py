@@ -77,7 +77,7 @@ from __future__ import annotations
 
 __all__ = ["HELPER_C", "HELPER_VERSION"]
 
-HELPER_VERSION = "8"
+HELPER_VERSION = "9"
 
 HELPER_C = r"""
 #define _GNU_SOURCE
@@ -224,6 +224,22 @@ static long subtree_tasks(pid_t root) {
     for (long i = 0; i < n; i++)
         if (marks[i] || pids[i] == root) total += nthreads[i];
     return total;
+}
+
+/* Kill and reap every descendant until the helper has no child left (orphans come back to it, so
+   "no child" means "no descendant"). */
+static void reap_all(void) {
+    for (;;) {
+        int st, reaped = 0;
+        pid_t w;
+        while ((w = waitpid(-1, &st, WNOHANG)) > 0) reaped = 1;
+        if (w < 0 && errno == ECHILD) break;
+        int killed = kill_descendants();
+        if (!reaped && killed <= 0) {
+            struct timespec ts = {0, 500000};
+            nanosleep(&ts, NULL);
+        }
+    }
 }
 
 /* Tasks (threads) whose real uid is `uid`: the count RLIMIT_NPROC compares with its limit (outside a
@@ -422,17 +438,7 @@ static int supervise(pid_t child) {
     }
     /* The target is gone: nothing it started may outlive it. As a subreaper the helper
        has no descendant once it has no child, so the usual case costs no /proc scan. */
-    for (;;) {
-        int st, reaped = 0;
-        pid_t w;
-        while ((w = waitpid(-1, &st, WNOHANG)) > 0) reaped = 1;
-        if (w < 0 && errno == ECHILD) break;
-        int killed = kill_descendants();
-        if (!reaped && killed <= 0) {
-            struct timespec ts = {0, 500000};
-            nanosleep(&ts, NULL);
-        }
-    }
+    reap_all();
     return status;
 }
 
@@ -638,17 +644,7 @@ static int serve(void) {
         if (reaped && has_orphans()) kill_tree(1);
     }
     /* the end: every descendant killed and reaped */
-    for (;;) {
-        int st, reaped = 0;
-        pid_t w;
-        while ((w = waitpid(-1, &st, WNOHANG)) > 0) reaped = 1;
-        if (w < 0 && errno == ECHILD) break;
-        int killed = kill_descendants();
-        if (!reaped && killed <= 0) {
-            struct timespec ts = {0, 500000};
-            nanosleep(&ts, NULL);
-        }
-    }
+    reap_all();
     return 0;
 }
 
