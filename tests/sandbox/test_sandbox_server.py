@@ -110,6 +110,25 @@ def _python() -> str | None:
     return None
 
 
+def _forker(limit: int) -> str:
+    """A Python script that tries 3 * ``limit`` forks (children sleep) and prints how many succeeded."""
+    return textwrap.dedent(f"""
+        import os, time
+        n = 0
+        for _ in range({3 * limit}):
+            try:
+                pid = os.fork()
+            except OSError:
+                continue
+            if pid == 0:
+                time.sleep(60)
+                os._exit(0)
+            n += 1
+        print(n, flush=True)
+        os._exit(0)
+    """)
+
+
 def test_a_served_target_sees_the_sandbox(server: SandboxServer, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-secret-value")
     outside = [Path("/tmp") / f"vs_served_escape_{os.getpid()}", Path("/dev/shm") / f"vs_served_{os.getpid()}",
@@ -178,21 +197,7 @@ def test_the_process_limit_is_exact_beside_another_target() -> None:
     if python is None:
         pytest.skip("no Python interpreter every uid may run")
     limit = 6
-    forker = textwrap.dedent(f"""
-        import os, time
-        n = 0
-        for _ in range({3 * limit}):
-            try:
-                pid = os.fork()
-            except OSError:
-                continue
-            if pid == 0:
-                time.sleep(60)
-                os._exit(0)
-            n += 1
-        print(n, flush=True)
-        os._exit(0)
-    """)
+    forker = _forker(limit)
     # a uid no other process uses: other runs' sandboxes cannot change the count
     s = SandboxServer(uid=40000 + os.getpid() % 20000)
     try:
@@ -388,21 +393,7 @@ def _user_server(tmp_path: Path, uid: int, limit: int, python: str, exe: Path) -
             assert reply.startswith(b"P "), reply
             return int(reply.split()[1]), w0, r1
 
-        forker = textwrap.dedent(f"""
-            import os, time
-            n = 0
-            for _ in range({3 * limit}):
-                try:
-                    pid = os.fork()
-                except OSError:
-                    continue
-                if pid == 0:
-                    time.sleep(60)
-                    os._exit(0)
-                n += 1
-            print(n, flush=True)
-            os._exit(0)
-        """)
+        forker = _forker(limit)
         _, w_other, r_other = start(["/bin/sh", "-c", "sleep 60 & sleep 60 & echo up; wait"])
         with os.fdopen(r_other, "rb") as f:
             assert f.readline() == b"up\n"
